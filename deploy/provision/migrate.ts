@@ -1,0 +1,45 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CassandraClient } from '../../shared/cassandra/index.js';
+
+/**
+ * Versioned, idempotent schema migrations: `schemas/cql/NNN-name.cql` are applied in order, each statement
+ * at most once per keyspace (recorded in `schema_migrations`), and every statement is itself `IF NOT EXISTS`
+ * so a migration interrupted halfway can simply run again.
+ */
+export async function migrate(
+  client: CassandraClient,
+  keyspace: string,
+  migrationsDir: string,
+  replication = "{'class': 'SimpleStrategy', 'replication_factor': 1}",
+): Promise<number> {
+  await client.execute(`CREATE KEYSPACE IF NOT EXISTS ${keyspace} WITH replication = ${replication}`);
+  await client.execute(
+    `CREATE TABLE IF NOT EXISTS ${keyspace}.schema_migrations (version int PRIMARY KEY, name text, applied_at timestamp)`,
+  );
+  const applied = new Set(
+    (await client.execute(`SELECT version FROM ${keyspace}.schema_migrations`)).rows.map((r) => Number(r['version'])),
+  );
+  const files = readdirSync(migrationsDir).filter((f) => /^\d{3}-.+\.cql$/.test(f)).sort();
+  let version = 0;
+  for (const file of files) {
+    version = Number(file.slice(0, 3));
+    if (applied.has(version)) continue;
+    const statements = readFileSync(join(migrationsDir, file), 'utf8')
+      .split('\n')
+      .filter((line) => !line.trim().startsWith('--'))
+      .join('\n')
+      .split(';')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    for (const statement of statements) {
+      await client.execute(statement.replace(/(TABLE IF NOT EXISTS|INDEX IF NOT EXISTS) (\w+)/, `$1 ${keyspace}.$2`));
+    }
+    await client.execute(`INSERT INTO ${keyspace}.schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`, [
+      version,
+      file,
+      new Date(),
+    ], { prepare: true });
+  }
+  return version;
+}

@@ -1,0 +1,60 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Config } from '../../shared/config/index.js';
+import { createCassandraClient } from '../../shared/cassandra/index.js';
+import { topicName, type TopicId } from '../../shared/events/index.js';
+import { createKafka, } from '../../shared/kafka/index.js';
+import { createLogger } from '../../shared/logger/index.js';
+import { createSchemaRegistry, registerAvro, valueSubject } from '../../shared/schema-registry/index.js';
+import { ensureTopics } from './topics.js';
+import { migrate } from './migrate.js';
+
+const schemasDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'schemas');
+
+/** Which Avro schema (schemas/avro) describes the values of which topic. */
+export const topicSchemas: Record<TopicId, string> = {
+  usercache: 'usercache-entry.avsc',
+  timeseries: 'timeseries-entry.avsc',
+  errorTimeseries: 'dead-letter.avsc',
+  diary: 'diary-document.avsc',
+};
+
+export interface ProvisionReport {
+  topics: number;
+  schemaVersion: number;
+  subjects: number;
+}
+
+/**
+ * Makes the servers ready for Itinera: topics, keyspace and tables, Avro subjects. Idempotent: run it on every
+ * start. Tests call it with their own topic prefix and keyspace.
+ */
+export async function provision(config: Config): Promise<ProvisionReport> {
+  const logger = createLogger({ component: 'provision', level: 'warn' });
+  const admin = createKafka({ brokers: config.kafka.brokers, clientId: 'itinera-provision', logger }).admin();
+  await admin.connect();
+  let topics: number;
+  try {
+    topics = await ensureTopics(admin, config.kafka.topicPrefix, config.kafka.partitions);
+  } finally {
+    await admin.disconnect();
+  }
+
+  const client = createCassandraClient({ contactPoints: config.cassandra.contactPoints, localDataCenter: config.cassandra.localDataCenter });
+  let schemaVersion: number;
+  try {
+    schemaVersion = await migrate(client, config.cassandra.keyspace, join(schemasDir, 'cql'));
+  } finally {
+    await client.shutdown();
+  }
+
+  const registry = createSchemaRegistry(config.schemaRegistry.url);
+  let subjects = 0;
+  for (const [id, file] of Object.entries(topicSchemas)) {
+    const subject = valueSubject(topicName(config.kafka.topicPrefix, id as TopicId));
+    await registerAvro(registry, subject, readFileSync(join(schemasDir, 'avro', file), 'utf8'));
+    subjects += 1;
+  }
+  return { topics, schemaVersion, subjects };
+}

@@ -1,0 +1,75 @@
+import type cassandra from 'cassandra-driver';
+import { consistencies, type CassandraClient } from './create-client.js';
+import { DependencyUnavailableError } from '../errors/index.js';
+
+export type Params = cassandra.ArrayOrObject;
+
+export interface Statement {
+  query: string;
+  params: Params;
+}
+
+/** Driver errors that mean "the cluster did not answer", as opposed to a bad query. */
+function isUnavailable(err: unknown): boolean {
+  const name = err instanceof Error ? err.name : '';
+  return ['NoHostAvailableError', 'OperationTimedOutError', 'ResponseError', 'BusyConnectionError'].includes(name) &&
+    !/Invalid|Syntax|Unconfigured|Undefined/i.test(err instanceof Error ? err.message : '');
+}
+
+function wrap(err: unknown, query: string): never {
+  if (isUnavailable(err)) throw new DependencyUnavailableError('Cassandra did not answer', { cause: err, details: { query } });
+  throw err;
+}
+
+/**
+ * Every query goes through here: always prepared, always at an explicit consistency level, and writes that
+ * are upserts by primary key are marked idempotent so the driver may retry them after a timeout.
+ */
+export function createCql(client: CassandraClient) {
+  return {
+    async read(query: string, params: Params = [], options: { fetchSize?: number; pageState?: string } = {}) {
+      try {
+        return await client.execute(query, params, { prepare: true, consistency: consistencies.localQuorum, ...options });
+      } catch (err) {
+        return wrap(err, query);
+      }
+    },
+    async write(query: string, params: Params) {
+      try {
+        return await client.execute(query, params, { prepare: true, consistency: consistencies.localQuorum, isIdempotent: true });
+      } catch (err) {
+        return wrap(err, query);
+      }
+    },
+    /** Lightweight transaction (`IF NOT EXISTS`): not idempotent, serial consistency. */
+    async conditional(query: string, params: Params) {
+      try {
+        return await client.execute(query, params, {
+          prepare: true,
+          consistency: consistencies.localQuorum,
+          serialConsistency: consistencies.localSerial,
+        });
+      } catch (err) {
+        return wrap(err, query);
+      }
+    },
+    /** Upserts of one partition in one unlogged batch: one round trip, atomic within the partition. */
+    async writeBatch(statements: Statement[]) {
+      if (statements.length === 0) return;
+      try {
+        await client.batch(statements, { prepare: true, logged: false, consistency: consistencies.localQuorum, isIdempotent: true });
+      } catch (err) {
+        wrap(err, statements[0]?.query ?? '');
+      }
+    },
+    async *iterate(query: string, params: Params = [], fetchSize = 1000): AsyncGenerator<cassandra.types.Row> {
+      let pageState: string | undefined;
+      do {
+        const rs = await this.read(query, params, { fetchSize, ...(pageState ? { pageState } : {}) });
+        yield* rs.rows;
+        pageState = rs.pageState ?? undefined;
+      } while (pageState);
+    },
+  };
+}
+export type Cql = ReturnType<typeof createCql>;

@@ -1,0 +1,197 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigError } from '../errors/index.js';
+
+/** How the gateway decides who a `user` token belongs to (e-mission's `server.auth`). */
+export type AuthMethod = 'skip' | 'token_list' | 'secret';
+/** Who may call the aggregate metrics (e-mission's `server.aggregate_call_auth`). */
+export type AggregateCallAuth = 'no_auth' | 'user_only' | 'never';
+
+export interface Config {
+  readonly webserver: {
+    /** Interface the gateway listens on. @defaultValue `0.0.0.0`, as e-mission, so phones on the LAN reach it. */
+    readonly host: string;
+    /** @defaultValue 8080, where the e-mission app looks for a development server. */
+    readonly port: number;
+    /** Socket idle timeout, in seconds. @defaultValue 3600 */
+    readonly timeoutSeconds: number;
+    /** `skip` is the spec's "dummy-dev" mode: the token is the user name. @defaultValue `skip` */
+    readonly auth: AuthMethod;
+    readonly aggregateCallAuth: AggregateCallAuth;
+    /** Largest accepted request body, in bytes. A 10,000-entry put is about 6 MB. @defaultValue 64 MiB */
+    readonly bodyLimitBytes: number;
+    /** Token prefixes accepted in `secret` mode (`conf/net/auth/secret_list.json`). */
+    readonly secretPrefixes: readonly string[];
+    /** Tokens accepted in `token_list` mode (`conf/net/auth/token_list.json`). */
+    readonly tokenList: readonly string[];
+  };
+  readonly log: {
+    /** Directory of `webserver.log` (`conf/log/webserver.conf`). @defaultValue `/var/tmp` */
+    readonly dir: string;
+    readonly level: string;
+    /** Directory of the pipeline's `intake_*.log.gz` (`conf/log/intake.conf`). @defaultValue `/var/tmp` */
+    readonly intakeDir: string;
+  };
+  readonly kafka: {
+    readonly brokers: readonly string[];
+    /** Prefix of every topic and consumer group name; tests use a unique one each. @defaultValue `itinera.` */
+    readonly topicPrefix: string;
+    /** Partitions of the per-user topics. See deploy/provision/topics.ts for why 16. */
+    readonly partitions: number;
+  };
+  readonly cassandra: {
+    readonly contactPoints: readonly string[];
+    readonly localDataCenter: string;
+    readonly keyspace: string;
+  };
+  readonly schemaRegistry: {
+    /** Base URL of the Confluent-compatible API (Apicurio: `/apis/ccompat/v7`). */
+    readonly url: string;
+  };
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function readJson(path: string): Record<string, unknown> {
+  if (!existsSync(path)) return {};
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  } catch (cause) {
+    throw new ConfigError(`${path} is not valid JSON`, { cause });
+  }
+}
+
+function section(obj: Record<string, unknown>, key: string): Record<string, unknown> {
+  const value = obj[key];
+  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+}
+
+function pick(envName: string, env: Env, fileValue: unknown, fallback: unknown): unknown {
+  const fromEnv = env[envName];
+  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
+  return fileValue ?? fallback;
+}
+
+function asString(name: string, value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new ConfigError(`${name} must be a non-empty string`);
+  return value.trim();
+}
+
+function asPort(name: string, value: unknown): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`${name} must be a port number, got ${String(value)}`);
+  return n;
+}
+
+function asPositive(name: string, value: unknown): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${name} must be a positive number, got ${String(value)}`);
+  return n;
+}
+
+function asList(name: string, value: unknown): string[] {
+  const items = Array.isArray(value) ? value.map(String) : asString(name, value).split(',');
+  const list = items.map((s) => s.trim()).filter(Boolean);
+  if (list.length === 0) throw new ConfigError(`${name} must list at least one address`);
+  return list;
+}
+
+function asOneOf<T extends string>(name: string, value: unknown, allowed: readonly T[]): T {
+  const s = asString(name, value);
+  // "dummy-dev" is what the spec and the phone's onboarding call the development mode.
+  const normalised = s === 'dummy-dev' ? 'skip' : s;
+  if (!(allowed as readonly string[]).includes(normalised)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got ${s}`);
+  }
+  return normalised as T;
+}
+
+/**
+ * Reads `conf/` (the names e-mission operators know) and lets environment variables override each key.
+ * Everything is validated here, once; a bad value stops start-up with a message naming the key.
+ */
+export function loadConfig(options: { env?: Env; confDir?: string } = {}): Config {
+  const env = options.env ?? process.env;
+  const confDir = resolve(options.confDir ?? env['ITINERA_CONF_DIR'] ?? join(process.cwd(), 'conf'));
+  const web = section(readJson(join(confDir, 'net/api/webserver.conf')), 'server');
+  const webLog = readJson(join(confDir, 'log/webserver.conf'));
+  const intakeLog = readJson(join(confDir, 'log/intake.conf'));
+  const servers = readJson(join(confDir, 'storage/servers.conf'));
+  const kafka = section(servers, 'kafka');
+  const cassandra = section(servers, 'cassandra');
+  const registry = section(servers, 'schema_registry');
+  const secrets = readJson(join(confDir, 'net/auth/secret_list.json'));
+  const tokens = readJson(join(confDir, 'net/auth/token_list.json'));
+
+  const config: Config = {
+    webserver: {
+      host: asString('WEBSERVER_HOST', pick('WEBSERVER_HOST', env, web['host'], '0.0.0.0')),
+      port: asPort('WEBSERVER_PORT', pick('WEBSERVER_PORT', env, web['port'], 8080)),
+      timeoutSeconds: asPositive('WEBSERVER_TIMEOUT', pick('WEBSERVER_TIMEOUT', env, web['timeout'], 3600)),
+      auth: asOneOf('WEBSERVER_AUTH', pick('WEBSERVER_AUTH', env, web['auth'], 'skip'), ['skip', 'token_list', 'secret'] as const),
+      aggregateCallAuth: asOneOf(
+        'WEBSERVER_AGGREGATE_CALL_AUTH',
+        pick('WEBSERVER_AGGREGATE_CALL_AUTH', env, web['aggregate_call_auth'], 'no_auth'),
+        ['no_auth', 'user_only', 'never'] as const,
+      ),
+      bodyLimitBytes:
+        asPositive('WEBSERVER_BODY_LIMIT_MB', pick('WEBSERVER_BODY_LIMIT_MB', env, web['body_limit_mb'], 64)) * 1024 * 1024,
+      secretPrefixes: Array.isArray(secrets['client_secret_list']) ? secrets['client_secret_list'].map(String) : [],
+      tokenList: Array.isArray(tokens['tokens']) ? tokens['tokens'].map(String) : [],
+    },
+    log: {
+      dir: asString('ITINERA_LOG_DIR', pick('ITINERA_LOG_DIR', env, webLog['dir'], '/var/tmp')),
+      level: asOneOf('ITINERA_LOG_LEVEL', pick('ITINERA_LOG_LEVEL', env, webLog['level'], 'debug'), [
+        'error',
+        'warn',
+        'info',
+        'debug',
+      ] as const),
+      intakeDir: asString('ITINERA_INTAKE_LOG_DIR', pick('ITINERA_INTAKE_LOG_DIR', env, intakeLog['dir'], '/var/tmp')),
+    },
+    kafka: {
+      brokers: asList('KAFKA_BROKERS', pick('KAFKA_BROKERS', env, kafka['brokers'], '127.0.0.1:9092')),
+      topicPrefix: String(pick('ITINERA_TOPIC_PREFIX', env, kafka['topic_prefix'], 'itinera.')),
+      partitions: asPositive('ITINERA_PARTITIONS', pick('ITINERA_PARTITIONS', env, kafka['partitions'], 16)),
+    },
+    cassandra: {
+      contactPoints: asList(
+        'CASSANDRA_CONTACT_POINTS',
+        pick('CASSANDRA_CONTACT_POINTS', env, cassandra['contact_points'], '127.0.0.1:9042'),
+      ),
+      localDataCenter: asString(
+        'CASSANDRA_LOCAL_DC',
+        pick('CASSANDRA_LOCAL_DC', env, cassandra['local_data_center'], 'datacenter1'),
+      ),
+      keyspace: asKeyspace(pick('CASSANDRA_KEYSPACE', env, cassandra['keyspace'], 'itinera')),
+    },
+    schemaRegistry: {
+      url: asString(
+        'SCHEMA_REGISTRY_URL',
+        pick('SCHEMA_REGISTRY_URL', env, registry['url'], 'http://127.0.0.1:8081/apis/ccompat/v7'),
+      ).replace(/\/+$/, ''),
+    },
+  };
+  return deepFreeze(config);
+}
+
+function asKeyspace(value: unknown): string {
+  const s = asString('CASSANDRA_KEYSPACE', value);
+  // Keyspace names are interpolated into DDL, so only CQL identifier characters are allowed.
+  if (!/^[a-z][a-z0-9_]{0,47}$/.test(s)) throw new ConfigError(`CASSANDRA_KEYSPACE must match [a-z][a-z0-9_]*, got ${s}`);
+  return s;
+}
+
+function deepFreeze<T>(obj: T): T {
+  for (const value of Object.values(obj as object)) {
+    if (value !== null && typeof value === 'object') deepFreeze(value);
+  }
+  return Object.freeze(obj);
+}
+
+/** Splits `host:port` as used in broker and contact-point lists. */
+export function splitHostPort(address: string, defaultPort: number): { host: string; port: number } {
+  const at = address.lastIndexOf(':');
+  if (at < 0) return { host: address, port: defaultPort };
+  return { host: address.slice(0, at), port: asPort(address, address.slice(at + 1)) };
+}

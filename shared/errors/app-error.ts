@@ -1,0 +1,107 @@
+/**
+ * Every error Itinera raises on purpose is an AppError: it says what went wrong (`code`), whether trying again
+ * can help (`retriable`), and which HTTP status the gateway answers with (`status`). Context goes in `details`,
+ * not in the message, so logs stay searchable. Anything that is not an AppError is a bug and answers 500.
+ */
+export const errorCodes = [
+  'CONFIG_INVALID',
+  'VALIDATION_FAILED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'AUTH_MISSING',
+  'AUTH_FORBIDDEN',
+  'NOT_FOUND',
+  'DEPENDENCY_UNAVAILABLE',
+  'CONVERSION_FAILED',
+  'STACK_FAILED',
+] as const;
+export type ErrorCode = (typeof errorCodes)[number];
+
+export interface AppErrorOptions {
+  cause?: unknown;
+  details?: Readonly<Record<string, unknown>>;
+}
+
+export abstract class AppError extends Error {
+  abstract readonly code: ErrorCode;
+  abstract readonly status: number;
+  abstract readonly retriable: boolean;
+  readonly details: Readonly<Record<string, unknown>>;
+
+  constructor(message: string, options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.details = options.details ?? {};
+  }
+}
+
+/** A configuration value is missing or malformed. Start-up stops. */
+export class ConfigError extends AppError {
+  readonly code = 'CONFIG_INVALID';
+  readonly status = 500;
+  readonly retriable = false;
+}
+
+/** The client sent something we will never accept as is. Nothing of the request was stored. */
+export class ValidationError extends AppError {
+  readonly code = 'VALIDATION_FAILED';
+  readonly status = 400;
+  readonly retriable = false;
+}
+
+export class PayloadTooLargeError extends AppError {
+  readonly code = 'PAYLOAD_TOO_LARGE';
+  readonly status = 413;
+  readonly retriable = false;
+}
+
+export class UnsupportedMediaTypeError extends AppError {
+  readonly code = 'UNSUPPORTED_MEDIA_TYPE';
+  readonly status = 415;
+  readonly retriable = false;
+}
+
+/** No `user` token in the body. */
+export class AuthMissingError extends AppError {
+  readonly code = 'AUTH_MISSING';
+  readonly status = 401;
+  readonly retriable = false;
+}
+
+/** A token that is not accepted, or that names no registered user. The phone app treats 403 as "unknown user". */
+export class ForbiddenError extends AppError {
+  readonly code = 'AUTH_FORBIDDEN';
+  readonly status = 403;
+  readonly retriable = false;
+}
+
+export class NotFoundError extends AppError {
+  readonly code = 'NOT_FOUND';
+  readonly status = 404;
+  readonly retriable = false;
+}
+
+/** Kafka, Cassandra or the schema registry did not answer in time. The client should retry later. */
+export class DependencyUnavailableError extends AppError {
+  readonly code = 'DEPENDENCY_UNAVAILABLE';
+  readonly status = 503;
+  readonly retriable = true;
+}
+
+/** An entry could not be turned into timeseries form. It goes to the error timeseries, never lost. */
+export class ConversionError extends AppError {
+  readonly code = 'CONVERSION_FAILED';
+  readonly status = 422;
+  readonly retriable = false;
+}
+
+/** The local stack could not be installed, started or provisioned. */
+export class StackError extends AppError {
+  readonly code = 'STACK_FAILED';
+  readonly status = 500;
+  readonly retriable = false;
+}
+
+export function isAppError(err: unknown): err is AppError {
+  return err instanceof AppError;
+}

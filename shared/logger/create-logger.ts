@@ -1,0 +1,53 @@
+import winston from 'winston';
+import { logLevel, type logCreator } from 'kafkajs';
+
+export type Logger = winston.Logger;
+
+export interface LoggerOptions {
+  /** Lowest level written. @defaultValue `info` */
+  level?: string;
+  /** Service or component name, added to every line. */
+  component: string;
+  /** JSON lines (production) or a short human line (a terminal). @defaultValue JSON unless stderr is a TTY */
+  pretty?: boolean;
+}
+
+/**
+ * Structured logs on standard error, so standard output stays free for the spec's START/END lines.
+ * Callers pass a fixed message and a metadata object: `log.warn('Conversion failed', { key, reason })`.
+ */
+export function createLogger({ level = 'info', component, pretty = process.stderr.isTTY }: LoggerOptions): Logger {
+  const format = pretty
+    ? winston.format.combine(
+        winston.format.timestamp(),
+        winston.format.printf(({ timestamp, level: l, message, component: c, ...meta }) => {
+          const rest = Object.keys(meta).length ? ` ${JSON.stringify(meta)}` : '';
+          return `${String(timestamp)} ${l} [${String(c)}] ${String(message)}${rest}`;
+        }),
+      )
+    : winston.format.combine(winston.format.timestamp(), winston.format.errors({ stack: true }), winston.format.json());
+  return winston.createLogger({
+    level,
+    defaultMeta: { component },
+    format,
+    transports: [new winston.transports.Console({ stderrLevels: ['error', 'warn', 'info', 'debug'] })],
+  });
+}
+
+const kafkaToWinston: Record<number, string> = {
+  [logLevel.ERROR]: 'error',
+  [logLevel.WARN]: 'warn',
+  [logLevel.INFO]: 'info',
+  [logLevel.DEBUG]: 'debug',
+  [logLevel.NOTHING]: 'debug',
+};
+
+/** Routes kafkajs' own log lines into our logger, under `component: kafkajs`, with kafkajs' namespace kept. */
+export function kafkajsLogCreator(logger: Logger): logCreator {
+  const child = logger.child({ component: 'kafkajs' });
+  return () =>
+    ({ namespace, level, log }) => {
+      const { message, ...extra } = log;
+      child.log(kafkaToWinston[level] ?? 'info', String(message), { namespace, ...extra });
+    };
+}
