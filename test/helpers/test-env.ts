@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import { inject, onTestFinished } from 'vitest';
+import { loadConfig, type Config } from '../../shared/config/index.js';
+import { createCassandraClient, createCql, type CassandraClient, type Cql } from '../../shared/cassandra/index.js';
+import { createKafka } from '../../shared/kafka/index.js';
+import { createLogger, type Logger } from '../../shared/logger/index.js';
+import { createAvroCodec, createSchemaRegistry, type AvroCodec } from '../../shared/schema-registry/index.js';
+import { provision } from '../../deploy/provision/provision.js';
+import type { Kafka } from 'kafkajs';
+
+export interface TestEnv {
+  config: Config;
+  kafka: Kafka;
+  cassandra: CassandraClient;
+  cql: Cql;
+  codec: AvroCodec;
+  logger: Logger;
+  /** Drops the keyspace and the topics this environment created. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * A private slice of the real servers: its own topic prefix, consumer-group prefix and keyspace, provisioned
+ * exactly as production is. Tests never see each other's data.
+ */
+export async function createTestEnv(overrides: Record<string, string> = {}): Promise<TestEnv> {
+  const servers = inject('servers');
+  const id = randomUUID().replace(/-/g, '').slice(0, 12);
+  const config = loadConfig({
+    env: {
+      ...process.env,
+      KAFKA_BROKERS: servers.kafkaBrokers,
+      CASSANDRA_CONTACT_POINTS: servers.cassandraContactPoints,
+      SCHEMA_REGISTRY_URL: servers.schemaRegistryUrl,
+      ITINERA_TOPIC_PREFIX: `t${id}.`,
+      CASSANDRA_KEYSPACE: `t${id}`,
+      ITINERA_PARTITIONS: '4',
+      ...overrides,
+    },
+  });
+  await provision(config);
+  const logger = createLogger({ component: 'test', level: process.env['TEST_LOG_LEVEL'] ?? 'error' });
+  const kafka = createKafka({ brokers: config.kafka.brokers, clientId: `test-${id}`, logger });
+  const cassandra = createCassandraClient({
+    contactPoints: config.cassandra.contactPoints,
+    localDataCenter: config.cassandra.localDataCenter,
+    keyspace: config.cassandra.keyspace,
+  });
+  await cassandra.connect();
+  const codec = createAvroCodec(createSchemaRegistry(config.schemaRegistry.url));
+  return {
+    config,
+    kafka,
+    cassandra,
+    cql: createCql(cassandra),
+    codec,
+    logger,
+    async dispose() {
+      await cassandra.execute(`DROP KEYSPACE IF EXISTS ${config.cassandra.keyspace}`).catch(() => undefined);
+      await cassandra.shutdown();
+      const admin = kafka.admin();
+      await admin.connect();
+      const mine = (await admin.listTopics()).filter((t) => t.startsWith(config.kafka.topicPrefix));
+      await admin.deleteTopics({ topics: mine }).catch(() => undefined);
+      await admin.disconnect();
+    },
+  };
+}
+
+/** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
+export async function waitFor<T>(check: () => Promise<T | undefined>, timeoutMs = 30_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}
+
+/** Registers a cleanup at creation time, so a failing test still releases what it made. */
+export function cleanupAfterTest(fn: () => Promise<unknown>): void {
+  onTestFinished(async () => {
+    await fn();
+  });
+}
