@@ -1,0 +1,80 @@
+import Koa from 'koa';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Config } from '../../shared/config/index.js';
+import type { TimeseriesReader } from '../../shared/timeseries/index.js';
+import type { GatewayState } from './gateway-state.js';
+import type { UsercachePublisher } from './ingest/kafka-usercache-publisher.js';
+import { callLog } from './middleware/call-log.js';
+import { errorHandler } from './middleware/error-handler.js';
+import { jsonBody } from './middleware/json-body.js';
+import { normalizePath } from './middleware/normalize-path.js';
+import { healthRoutes, type DependencyProbe } from './routes/health.js';
+import { profileRoutes } from './routes/profile.js';
+import { resultRoutes } from './routes/results.js';
+import { usercacheRoutes } from './routes/usercache.js';
+import type { DocumentReader } from './store/cassandra-document-store.js';
+import type { PipelineStateReader } from './store/cassandra-pipeline-state-reader.js';
+import type { ProfileStore } from './store/cassandra-profile-store.js';
+import type { UserStore } from './store/cassandra-user-store.js';
+import type { WebLog } from './web-log.js';
+
+export interface GatewayDeps {
+  config: Config;
+  users: UserStore;
+  profiles: ProfileStore;
+  documents: DocumentReader;
+  timeseries: TimeseriesReader;
+  pipeline: PipelineStateReader;
+  publisher: UsercachePublisher;
+  webLog: WebLog;
+  probes: Record<string, DependencyProbe>;
+  /** Where START/END lines and exception stacks go. @defaultValue process.stdout */
+  stdout?: NodeJS.WritableStream;
+}
+
+const PHONE_ROOTS = ['profile', 'usercache', 'timeline', 'pipeline', 'datastreams', 'result'];
+const MONITORING_PATHS = new Set(['/health', '/ready', '/metrics']);
+
+/** The phone API as a Koa app, not yet listening: main.ts listens on the configured port, tests on port 0. */
+export function createApp(deps: GatewayDeps): Koa<GatewayState> {
+  const stdout = deps.stdout ?? process.stdout;
+  const metrics = new Registry();
+  collectDefaultMetrics({ register: metrics });
+  const calls = new Histogram({
+    name: 'itinera_gateway_call_seconds',
+    help: 'Duration of phone API calls, in seconds',
+    labelNames: ['path', 'status'],
+    buckets: [0.005, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [metrics],
+  });
+  const accepted = new Counter({ name: 'itinera_gateway_entries_accepted_total', help: 'Entries acknowledged by Kafka', registers: [metrics] });
+
+  const app = new Koa<GatewayState>();
+  app.proxy = true;
+  app.use(normalizePath({ knownRoots: PHONE_ROOTS }));
+  const logged = callLog({ webLog: deps.webLog, stdout });
+  app.use(async (ctx, next) => (MONITORING_PATHS.has(ctx.path) ? next() : logged(ctx, next)));
+  app.use(async (ctx, next) => {
+    const end = calls.startTimer();
+    try {
+      await next();
+    } finally {
+      // Route templates, not raw paths, keep the label set small (getTrips/<date> would be unbounded).
+      end({ path: ctx.path.replace(/\/\d{4}-\d{2}-\d{2}$/, '/:day'), status: String(ctx.status) });
+    }
+  });
+  app.use(errorHandler({ stdout }));
+  app.use(jsonBody({ limitBytes: deps.config.webserver.bodyLimitBytes }));
+
+  const identify = { auth: deps.config.webserver, users: deps.users };
+  const routers = [
+    healthRoutes({ probes: deps.probes, metrics }),
+    profileRoutes({ ...identify, profiles: deps.profiles, webLog: deps.webLog }),
+    usercacheRoutes({ ...identify, publisher: deps.publisher, documents: deps.documents, webLog: deps.webLog, onAccepted: (n) => accepted.inc(n) }),
+    resultRoutes({ ...identify, documents: deps.documents, timeseries: deps.timeseries, pipeline: deps.pipeline }),
+  ];
+  for (const router of routers) app.use(router.routes()).use(router.allowedMethods());
+  // Koa's default error listener prints to stderr; ours already printed the stack to stdout (the spec's place).
+  app.on('error', () => undefined);
+  return app;
+}

@@ -1,0 +1,37 @@
+/**
+ * The spec's call log lines. Python's `datetime.now()` prints local time as `2025-04-16 06:51:11.065932`;
+ * the web log's `asctime` prints `2025-04-16 23:24:54,144`. Microseconds come from a high-resolution clock
+ * offset so consecutive lines stay ordered.
+ */
+function pad(n: number, width = 2): string {
+  return String(n).padStart(width, '0');
+}
+
+function localDate(epochMs: number): string {
+  const d = new Date(epochMs);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** `YYYY-MM-DD HH:MM:SS.ffffff` in local time, from epoch microseconds. */
+export function formatMicros(epochMicros: number): string {
+  const ms = Math.floor(epochMicros / 1000);
+  return `${localDate(ms)}.${pad(Math.floor(epochMicros % 1_000_000), 6)}`;
+}
+
+/** `YYYY-MM-DD HH:MM:SS,mmm` in local time, as Python logging's asctime. */
+export function formatAsctime(epochMs: number): string {
+  return `${localDate(epochMs)},${pad(Math.floor(epochMs % 1000), 3)}`;
+}
+
+export function startLine(epochMicros: number, method: string, path: string): string {
+  return `START ${formatMicros(epochMicros)} ${method} ${path}`;
+}
+
+/** With no user known, the uuid field is empty (two spaces), as e-mission prints it. */
+export function endLine(epochMicros: number, method: string, path: string, userUuid: string | null, durationSeconds: number): string {
+  return `END ${formatMicros(epochMicros)} ${method} ${path} ${userUuid ?? ''} ${durationSeconds}`;
+}
+
+export function webLogLine(epochMs: number, level: string, threadId: number, message: string): string {
+  return `${formatAsctime(epochMs)}:${level.toUpperCase()}:${threadId}:${message}`;
+}

@@ -1,0 +1,84 @@
+/** An entry as accepted from `/usercache/put`, envelope validated and timestamps in seconds. */
+export interface AcceptedEntry {
+  key: string;
+  type: string;
+  writeTs: number;
+  platform: string | null;
+  metadata: Record<string, unknown>;
+  data: Record<string, unknown>;
+}
+
+/** Why a request was refused, naming the first bad entry, so a developer can find it in a 10,000-entry batch. */
+export class PutRejection {
+  constructor(
+    readonly message: string,
+    readonly index: number | null,
+  ) {}
+}
+
+/** e-mission's rule: a timestamp at or above 1e11 is in milliseconds (1e11 s is the year 5138). */
+const MILLISECONDS_THRESHOLD = 1e11;
+/** Longest key we accept; real keys are under 40 characters. */
+const MAX_KEY_LENGTH = 200;
+
+export function toSeconds(ts: number): number {
+  return ts >= MILLISECONDS_THRESHOLD ? ts / 1000 : ts;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The type e-mission's phones give each kind of key, for clients that omit `metadata.type`. */
+function defaultType(key: string): string {
+  return key.startsWith('background/') ? 'sensor-data' : 'message';
+}
+
+function checkEntry(raw: unknown, index: number): AcceptedEntry | PutRejection {
+  const where = `phone_to_server[${index}]`;
+  if (!isPlainObject(raw)) return new PutRejection(`${where} must be an object`, index);
+  const { metadata, data } = raw;
+  if (!isPlainObject(metadata)) return new PutRejection(`${where}.metadata must be an object`, index);
+  const { key, write_ts: writeTs, type, platform } = metadata;
+  if (typeof key !== 'string' || key.length === 0) return new PutRejection(`${where}.metadata.key must be a non-empty string`, index);
+  if (key.length > MAX_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
+    return new PutRejection(`${where}.metadata.key must be printable ASCII without spaces, at most ${MAX_KEY_LENGTH} characters`, index);
+  }
+  if (typeof writeTs !== 'number' || !Number.isFinite(writeTs) || writeTs <= 0) {
+    return new PutRejection(`${where}.metadata.write_ts must be a positive number of seconds`, index);
+  }
+  if (type !== undefined && (typeof type !== 'string' || type.length === 0 || type.length > 40)) {
+    return new PutRejection(`${where}.metadata.type must be a short string`, index);
+  }
+  if (type === 'document') return new PutRejection(`${where}.metadata.type "document" is server-to-phone only`, index);
+  if (!isPlainObject(data)) return new PutRejection(`${where}.data must be an object`, index);
+  const seconds = toSeconds(writeTs);
+  const convertedData = typeof data['ts'] === 'number' && Number.isFinite(data['ts']) ? { ...data, ts: toSeconds(data['ts']) } : data;
+  return {
+    key,
+    type: typeof type === 'string' ? type : defaultType(key),
+    writeTs: seconds,
+    platform: typeof platform === 'string' ? platform : null,
+    metadata: { ...metadata, write_ts: seconds, type: typeof type === 'string' ? type : defaultType(key) },
+    data: convertedData,
+  };
+}
+
+/**
+ * Validates a whole `phone_to_server` list. All or nothing: one bad envelope rejects the request, so a client
+ * never has to guess which part was stored. Payloads are not judged here; the converter does that and sends
+ * what it cannot convert to the error timeseries.
+ */
+export function acceptPutEntries(list: unknown, maxEntries: number): AcceptedEntry[] | PutRejection {
+  if (!Array.isArray(list)) return new PutRejection('phone_to_server must be a list of entries', null);
+  if (list.length > maxEntries) {
+    return new PutRejection(`phone_to_server holds ${list.length} entries; at most ${maxEntries} per call`, null);
+  }
+  const accepted: AcceptedEntry[] = [];
+  for (let i = 0; i < list.length; i += 1) {
+    const result = checkEntry(list[i], i);
+    if (result instanceof PutRejection) return result;
+    accepted.push(result);
+  }
+  return accepted;
+}

@@ -1,0 +1,82 @@
+import type { Producer, RecordMetadata } from 'kafkajs';
+import { DependencyUnavailableError } from '../../../shared/errors/index.js';
+import { valueSubject, type AvroCodec } from '../../../shared/schema-registry/index.js';
+import type { AcceptedEntry } from '../domain/put-entries.js';
+
+export interface UsercachePublisher {
+  /** Resolves only once Kafka acknowledged every entry on all in-sync replicas. */
+  publish(userId: string, entries: readonly AcceptedEntry[]): Promise<RecordMetadata[]>;
+}
+
+export interface PublisherDeps {
+  producer: Producer;
+  codec: AvroCodec;
+  topic: string;
+  /** Milliseconds a put waits for Kafka before answering 503. @defaultValue 15000 */
+  sendTimeoutMs?: number;
+}
+
+function isInfrastructureError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  return err.name.startsWith('KafkaJS') || /ECONNREFUSED|ECONNRESET|ETIMEDOUT|fetch failed|socket/i.test(err.message);
+}
+
+/**
+ * Publishes accepted entries to the usercache topic, keyed by the user's UUID so one user's entries keep their
+ * order on one partition. The producer is idempotent with acks=all: a retry inside kafkajs never doubles a
+ * record, and a 200 is only answered after the broker has the whole batch.
+ */
+export function createUsercachePublisher({ producer, codec, topic, sendTimeoutMs = 15_000 }: PublisherDeps): UsercachePublisher {
+  const subject = valueSubject(topic);
+  let connected: Promise<void> | undefined;
+  producer.on(producer.events.DISCONNECT, () => {
+    connected = undefined;
+  });
+
+  async function ensureConnected(): Promise<void> {
+    connected ??= producer.connect().catch((err: unknown) => {
+      connected = undefined;
+      throw err;
+    });
+    await connected;
+  }
+
+  return {
+    async publish(userId, entries) {
+      if (entries.length === 0) return [];
+      const receivedTs = Date.now() / 1000;
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const work = (async () => {
+          await ensureConnected();
+          const messages = await Promise.all(
+            entries.map(async (e) => ({
+              key: userId,
+              value: await codec.encode(subject, {
+                user_id: userId,
+                key: e.key,
+                type: e.type,
+                write_ts: e.writeTs,
+                platform: e.platform,
+                received_ts: receivedTs,
+                metadata_json: JSON.stringify(e.metadata),
+                data_json: JSON.stringify(e.data),
+              }),
+            })),
+          );
+          return producer.send({ topic, acks: -1, timeout: sendTimeoutMs, messages });
+        })();
+        const timeout = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new DependencyUnavailableError('Kafka did not acknowledge the entries in time')), sendTimeoutMs);
+        });
+        return await Promise.race([work, timeout]);
+      } catch (err) {
+        if (err instanceof DependencyUnavailableError) throw err;
+        if (isInfrastructureError(err)) throw new DependencyUnavailableError('Kafka or the schema registry is unavailable', { cause: err });
+        throw err;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { loadConfig } from '../../shared/config/index.js';
+import { createCassandraClient, createCql } from '../../shared/cassandra/index.js';
+import { topicName } from '../../shared/events/index.js';
+import { createKafka } from '../../shared/kafka/index.js';
+import { createLogger } from '../../shared/logger/index.js';
+import { createAvroCodec, createSchemaRegistry } from '../../shared/schema-registry/index.js';
+import { createTimeseriesReader } from '../../shared/timeseries/index.js';
+import { probe } from '../../deploy/local/readiness.js';
+import { createApp } from './app.js';
+import { createUsercachePublisher } from './ingest/kafka-usercache-publisher.js';
+import { createCassandraDocumentReader } from './store/cassandra-document-store.js';
+import { createPipelineStateReader } from './store/cassandra-pipeline-state-reader.js';
+import { createCassandraProfileStore } from './store/cassandra-profile-store.js';
+import { createCassandraUserStore } from './store/cassandra-user-store.js';
+import { createWebLog } from './web-log.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger({ component: 'gateway', level: 'info' });
+  const webLog = createWebLog(config.log.dir, config.log.level);
+  const cassandra = createCassandraClient({ ...config.cassandra, keyspace: config.cassandra.keyspace });
+  const cql = createCql(cassandra);
+  const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'itinera-gateway', logger, retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 2000 } });
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  const codec = createAvroCodec(createSchemaRegistry(config.schemaRegistry.url));
+
+  const app = createApp({
+    config,
+    users: createCassandraUserStore(cql),
+    profiles: createCassandraProfileStore(cql),
+    documents: createCassandraDocumentReader(cql),
+    timeseries: createTimeseriesReader(cql),
+    pipeline: createPipelineStateReader(cql),
+    publisher: createUsercachePublisher({ producer, codec, topic: topicName(config.kafka.topicPrefix, 'usercache') }),
+    webLog,
+    probes: {
+      kafka: () => probe('kafka', config),
+      cassandra: () => probe('cassandra', config),
+      schema_registry: () => probe('registry', config),
+    },
+  });
+  const server = app.listen(config.webserver.port, config.webserver.host);
+  server.requestTimeout = config.webserver.timeoutSeconds * 1000;
+  process.stdout.write(`Itinera gateway listening on http://${config.webserver.host}:${config.webserver.port} (auth ${config.webserver.auth})\n`);
+
+  const stop = async (signal: string) => {
+    logger.info('Stopping', { signal });
+    server.close();
+    await producer.disconnect().catch(() => undefined);
+    await cassandra.shutdown().catch(() => undefined);
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  console.error('gateway failed to start:', err);
+  process.exit(1);
+});

@@ -1,0 +1,40 @@
+import type {} from '../gateway-state.js';
+import type { Middleware } from 'koa';
+import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../../../shared/errors/index.js';
+
+/**
+ * Reads a JSON object body up to `limitBytes`. The phone app sends `application/json; charset=UTF-8`; a body
+ * of another type, a body that is not JSON, or JSON that is not an object is refused with a 4xx naming why.
+ * An empty body counts as `{}` (some calls send nothing but the method).
+ */
+export function jsonBody({ limitBytes }: { limitBytes: number }): Middleware {
+  return async (ctx, next) => {
+    if (ctx.method !== 'POST' && ctx.method !== 'PUT') return next();
+    const declared = Number(ctx.get('content-length') || 0);
+    if (declared > limitBytes) throw new PayloadTooLargeError(`request body of ${declared} bytes exceeds the limit of ${limitBytes} bytes`);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of ctx.req) {
+      size += (chunk as Buffer).length;
+      if (size > limitBytes) throw new PayloadTooLargeError(`request body exceeds the limit of ${limitBytes} bytes`);
+      chunks.push(chunk as Buffer);
+    }
+    const raw = Buffer.concat(chunks).toString('utf8');
+    if (raw.trim() === '') {
+      ctx.request.body = {};
+      return next();
+    }
+    if (!ctx.is('json') && !ctx.is('text/plain')) {
+      throw new UnsupportedMediaTypeError(`expected Content-Type application/json, got ${ctx.get('content-type') || 'none'}`);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch (err) {
+      throw new ValidationError(`request body is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ValidationError('request body must be a JSON object');
+    ctx.request.body = body;
+    return next();
+  };
+}

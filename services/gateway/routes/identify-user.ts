@@ -1,0 +1,33 @@
+import type { ParameterizedContext } from 'koa';
+import type { Config } from '../../../shared/config/index.js';
+import { ForbiddenError } from '../../../shared/errors/index.js';
+import { verifyToken } from '../auth/resolve-token.js';
+import type { GatewayState } from '../gateway-state.js';
+import type { User, UserStore } from '../store/cassandra-user-store.js';
+
+export interface IdentifyDeps {
+  auth: Config['webserver'];
+  users: UserStore;
+}
+
+/**
+ * The calling user, from the body's token. Every call but /profile/create needs a registered user: an unknown
+ * token answers 403, which is how the phone app learns it must register again.
+ */
+export async function identifyUser(ctx: ParameterizedContext<GatewayState>, deps: IdentifyDeps): Promise<User> {
+  const userEmail = verifyToken(ctx.request.body, deps.auth);
+  const user = await deps.users.findByEmail(userEmail);
+  if (!user) throw new ForbiddenError('token is valid, but no account found for user');
+  ctx.state.userUuid = user.uuid;
+  return user;
+}
+
+/** The token as it may appear in a log file: whole in development mode, else only a prefix (it is a credential). */
+export function loggableToken(userEmail: string, auth: Config['webserver']): string {
+  return auth.auth === 'skip' ? userEmail : `${userEmail.slice(0, 8)}…`;
+}
+
+/** Mongo-style UUID as the phone reads it: `{"$uuid": "<32 hex>"}`. */
+export function bsonUuid(uuid: string): { $uuid: string } {
+  return { $uuid: uuid.replace(/-/g, '') };
+}

@@ -1,0 +1,39 @@
+import Router from '@koa/router';
+import { ValidationError } from '../../../shared/errors/index.js';
+import { verifyToken } from '../auth/resolve-token.js';
+import type { GatewayState } from '../gateway-state.js';
+import type { ProfileStore } from '../store/cassandra-profile-store.js';
+import { bsonUuid, identifyUser, loggableToken, type IdentifyDeps } from './identify-user.js';
+import type { WebLog } from '../web-log.js';
+
+export function profileRoutes(deps: IdentifyDeps & { profiles: ProfileStore; webLog: WebLog }): Router<GatewayState> {
+  const router = new Router<GatewayState>();
+
+  router.post('/profile/create', async (ctx) => {
+    const userEmail = verifyToken(ctx.request.body, deps.auth);
+    const { user, created } = await deps.users.register(userEmail);
+    if (created) {
+      await deps.profiles.create(user.uuid, { source: 'Itinera', create_ts: user.createTs.getTime() / 1000, mode: {}, purpose: {} });
+    }
+    // The END line of this call carries no uuid: the spec observes it so, the user being created by the call.
+    deps.webLog.debug(`retUUID = ${user.uuid} for user_email = ${loggableToken(userEmail, deps.auth)} (created = ${created})`);
+    ctx.body = { uuid: user.uuid };
+  });
+
+  router.post('/profile/get', async (ctx) => {
+    const user = await identifyUser(ctx, deps);
+    const profile = (await deps.profiles.get(user.uuid)) ?? {};
+    ctx.body = { ...profile, user_id: bsonUuid(user.uuid) };
+  });
+
+  router.post('/profile/update', async (ctx) => {
+    const user = await identifyUser(ctx, deps);
+    const update = (ctx.request.body as Record<string, unknown>)['update_doc'];
+    if (update === null || typeof update !== 'object' || Array.isArray(update)) throw new ValidationError('update_doc must be an object');
+    const { user_id: _ignored, ...fields } = update as Record<string, unknown>;
+    await deps.profiles.update(user.uuid, fields);
+    ctx.body = { update: true };
+  });
+
+  return router;
+}

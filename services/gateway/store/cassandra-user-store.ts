@@ -1,0 +1,73 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Cql } from '../../../shared/cassandra/index.js';
+
+export interface User {
+  uuid: string;
+  userEmail: string;
+  oid: string;
+  createTs: Date;
+  updateTs: Date;
+}
+
+export interface UserStore {
+  /** Same token, same uuid, however many times and however concurrently it is called. */
+  register(userEmail: string): Promise<{ user: User; created: boolean }>;
+  findByEmail(userEmail: string): Promise<User | undefined>;
+  findByUuid(uuid: string): Promise<User | undefined>;
+}
+
+function toUser(row: Record<string, unknown>, userEmail?: string): User {
+  return {
+    uuid: String(row['uuid']),
+    userEmail: userEmail ?? String(row['user_email']),
+    oid: String(row['oid']),
+    createTs: row['create_ts'] as Date,
+    updateTs: row['update_ts'] as Date,
+  };
+}
+
+export function createCassandraUserStore(cql: Cql): UserStore {
+  const byEmail = new Map<string, User>();
+  return {
+    async register(userEmail) {
+      const now = new Date();
+      const candidate = { uuid: randomUUID(), oid: randomBytes(12).toString('hex') };
+      // The lightweight transaction decides the race between two phones registering the same token at once.
+      const rs = await cql.conditional(
+        'INSERT INTO users_by_email (user_email, uuid, oid, create_ts, update_ts) VALUES (?, ?, ?, ?, ?) IF NOT EXISTS',
+        [userEmail, candidate.uuid, candidate.oid, now, now],
+      );
+      const row: Record<string, unknown> = rs.rows[0] ?? {};
+      const created = row['[applied]'] === true;
+      const user: User = created
+        ? { ...candidate, userEmail, createTs: now, updateTs: now }
+        : { ...toUser(row, userEmail), updateTs: now };
+      await cql.write('UPDATE users_by_email SET update_ts = ? WHERE user_email = ?', [now, userEmail]);
+      await cql.write('INSERT INTO users_by_uuid (uuid, user_email, oid, create_ts, update_ts) VALUES (?, ?, ?, ?, ?)', [
+        user.uuid,
+        userEmail,
+        user.oid,
+        user.createTs,
+        now,
+      ]);
+      byEmail.set(userEmail, user);
+      return { user, created };
+    },
+    async findByEmail(userEmail) {
+      // A user's uuid never changes once registered, so a process-wide cache is safe and spares a read per call.
+      const cached = byEmail.get(userEmail);
+      if (cached) return cached;
+      const rs = await cql.read('SELECT uuid, oid, create_ts, update_ts FROM users_by_email WHERE user_email = ?', [userEmail]);
+      const row = rs.rows[0];
+      if (!row) return undefined;
+      const user = toUser(row, userEmail);
+      byEmail.set(userEmail, user);
+      return user;
+    },
+    async findByUuid(uuid) {
+      const rs = await cql.read('SELECT uuid, user_email, oid, create_ts, update_ts FROM users_by_uuid WHERE uuid = ?', [uuid]);
+      const row = rs.rows[0];
+      return row ? toUser(row) : undefined;
+    },
+  };
+}
