@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKafka } from '../../shared/kafka/index.js';
 import { startGateway, type RunningGateway } from '../../test/helpers/gateway.js';
 import { readTopic, topicSize } from '../../test/helpers/read-topic.js';
-import { createTestEnv, type TestEnv } from '../../test/helpers/test-env.js';
+import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
 
 let env: TestEnv;
 let gw: RunningGateway;
@@ -79,7 +79,7 @@ describe('/usercache/put', () => {
     expect(res.status).toBe(200);
     const mine = (await readTopic<{ write_ts: number; data_json: string }>(env, 'usercache', before + 1)).filter((r) => r.key === uuid);
     expect(mine[0]?.value.write_ts).toBeCloseTo(1617919770.084, 6);
-    expect(JSON.parse(mine[0]?.value.data_json ?? '{}').ts).toBeCloseTo(1617919769.084, 6);
+    expect(JSON.parse(mine[0]?.value.data_json ?? '{}').ts).toBeCloseTo(1617919770.083, 6);
   });
 
   it.each([
@@ -129,7 +129,11 @@ describe('logs', () => {
     const created = out.filter((l) => /^END .* POST \/profile\/create  [\d.e-]+$/.test(l));
     expect(created.length).toBeGreaterThan(0);
 
-    const log = gw.webLog();
+    // winston's file transport writes asynchronously: wait for the END line, the last one of the call.
+    const log = await waitFor(async () => {
+      const lines = gw.webLog();
+      return lines.some((l) => l.includes(`:END POST /usercache/put ${uuid} `)) ? lines : undefined;
+    }, 10_000, 'the web log');
     const linePattern = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3}:(DEBUG|INFO|WARNING|WARN|ERROR):\d+:.+$/;
     expect(log.every((l) => linePattern.test(l))).toBe(true);
     const mine = log.filter((l) => l.includes(uuid));
