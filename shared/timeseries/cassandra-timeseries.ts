@@ -21,27 +21,50 @@ export function dayOf(ts: number): number {
   return Math.floor(ts / SECONDS_PER_DAY);
 }
 
-/** The statements that upsert one entry. All are keyed by the entry's identity, so replays rewrite the same rows. */
-export function upsertStatements(e: StoredEntry): Statement[] {
+/** One row to upsert, with the table and partition it lands in (writers group rows by partition). */
+export interface RowWrite {
+  table: 'timeseries' | 'timeseries_days' | 'timeseries_by_data_ts';
+  partition: string;
+  statement: Statement;
+}
+
+/** The rows that upsert one entry. All are keyed by the entry's identity, so replays rewrite the same rows. */
+export function upsertStatements(e: StoredEntry): RowWrite[] {
   const day = dayOf(e.writeTs);
-  const statements: Statement[] = [
+  const rows: RowWrite[] = [
     {
-      query: 'INSERT INTO timeseries (user_id, key, day, write_ts, type, data_ts, oid, entry) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      params: [e.userId, e.key, day, e.writeTs, e.type, e.dataTs, e.oid, e.entryJson],
+      table: 'timeseries',
+      partition: `${e.userId}|${e.key}|${day}`,
+      statement: {
+        query: 'INSERT INTO timeseries (user_id, key, day, write_ts, type, data_ts, oid, entry) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        params: [e.userId, e.key, day, e.writeTs, e.type, e.dataTs, e.oid, e.entryJson],
+      },
     },
-    { query: 'INSERT INTO timeseries_days (user_id, key, day) VALUES (?, ?, ?)', params: [e.userId, e.key, day] },
+    {
+      table: 'timeseries_days',
+      partition: e.userId,
+      statement: { query: 'INSERT INTO timeseries_days (user_id, key, day) VALUES (?, ?, ?)', params: [e.userId, e.key, day] },
+    },
   ];
   if (e.dataTs !== null) {
     const dataDay = dayOf(e.dataTs);
-    statements.push(
+    rows.push(
       {
-        query: 'INSERT INTO timeseries_by_data_ts (user_id, key, day, data_ts, write_ts, type, entry) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        params: [e.userId, e.key, dataDay, e.dataTs, e.writeTs, e.type, e.entryJson],
+        table: 'timeseries_by_data_ts',
+        partition: `${e.userId}|${e.key}|${dataDay}`,
+        statement: {
+          query: 'INSERT INTO timeseries_by_data_ts (user_id, key, day, data_ts, write_ts, type, entry) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          params: [e.userId, e.key, dataDay, e.dataTs, e.writeTs, e.type, e.entryJson],
+        },
       },
-      { query: 'INSERT INTO timeseries_days (user_id, key, day) VALUES (?, ?, ?)', params: [e.userId, `#data.ts#${e.key}`, dataDay] },
+      {
+        table: 'timeseries_days',
+        partition: e.userId,
+        statement: { query: 'INSERT INTO timeseries_days (user_id, key, day) VALUES (?, ?, ?)', params: [e.userId, `#data.ts#${e.key}`, dataDay] },
+      },
     );
   }
-  return statements;
+  return rows;
 }
 
 export interface TimeseriesReader {

@@ -1,1 +1,2 @@
 export * from './cassandra-timeseries.js';
+export * from './cassandra-error-timeseries.js';

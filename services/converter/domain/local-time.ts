@@ -1,0 +1,77 @@
+/** e-mission's LocalDate: wall-clock fields of a timestamp in a time zone; weekday 0 is Monday. */
+export interface LocalDate {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  weekday: number;
+  timezone: string;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat | undefined {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    try {
+      f = new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+        weekday: 'short',
+      });
+    } catch {
+      return undefined;
+    }
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+const WEEKDAYS: Record<string, number> = { Mon: 0, Tue: 1, Wed: 2, Thu: 3, Fri: 4, Sat: 5, Sun: 6 };
+
+export function isKnownTimeZone(timeZone: string): boolean {
+  return formatterFor(timeZone) !== undefined;
+}
+
+/** Wall-clock fields of `ts` (seconds) in `timeZone`; undefined for an unknown zone. */
+export function localDate(ts: number, timeZone: string): LocalDate | undefined {
+  const f = formatterFor(timeZone);
+  if (!f) return undefined;
+  const parts: Record<string, string> = {};
+  for (const p of f.formatToParts(new Date(Math.floor(ts * 1000)))) parts[p.type] = p.value;
+  return {
+    year: Number(parts['year']),
+    month: Number(parts['month']),
+    day: Number(parts['day']),
+    hour: Number(parts['hour']),
+    minute: Number(parts['minute']),
+    second: Number(parts['second']),
+    weekday: WEEKDAYS[parts['weekday'] ?? ''] ?? 0,
+    timezone: timeZone,
+  };
+}
+
+function pad(n: number, width = 2): string {
+  return String(Math.abs(n)).padStart(width, '0');
+}
+
+/** ISO 8601 with microseconds and the zone's offset, as arrow's isoformat: 2015-08-27T08:18:27.867000-07:00. */
+export function isoLocal(ts: number, timeZone: string): string | undefined {
+  const ld = localDate(ts, timeZone);
+  if (!ld) return undefined;
+  const wallAsUtc = Date.UTC(ld.year, ld.month - 1, ld.day, ld.hour, ld.minute, ld.second);
+  const offsetMinutes = Math.round((wallAsUtc - Math.floor(ts) * 1000) / 60_000);
+  const micros = Math.round((ts - Math.floor(ts)) * 1e6);
+  const fraction = micros === 0 ? '' : `.${pad(Math.min(micros, 999_999), 6)}`;
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const offset = `${sign}${pad(Math.trunc(Math.abs(offsetMinutes) / 60))}:${pad(Math.abs(offsetMinutes) % 60)}`;
+  return `${ld.year}-${pad(ld.month)}-${pad(ld.day)}T${pad(ld.hour)}:${pad(ld.minute)}:${pad(ld.second)}${fraction}${offset}`;
+}
