@@ -1,3 +1,4 @@
+import { createIdempotentProducer } from '../../shared/kafka/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCql } from '../../shared/cassandra/index.js';
 import { createErrorTimeseries, createTimeseriesReader } from '../../shared/timeseries/index.js';
@@ -102,7 +103,7 @@ describe('converter', () => {
       converter = await startConverter((e) =>
         e.key === 'background/location' && e.data['ts'] === undefined ? convertEntry({ ...e, data: { ...e.data, ts: e.writeTs } }) : convertEntry(e),
       );
-      const producer = env.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+      const producer = createIdempotentProducer(env.kafka);
       const admin = env.kafka.admin();
       await Promise.all([producer.connect(), admin.connect()]);
       const report = await replayDeadLetters({ errors, producer, admin, codec: env.codec, topicPrefix: env.config.kafka.topicPrefix, waitMs: 60_000 });

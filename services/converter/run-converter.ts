@@ -1,3 +1,4 @@
+import { createIdempotentProducer } from '../../shared/kafka/index.js';
 import type { Consumer, Kafka } from 'kafkajs';
 import { groupName, topicName } from '../../shared/events/index.js';
 import { createBatchHandler, type ConverterDeps } from './handler.js';
@@ -12,7 +13,7 @@ export interface RunningConverter {
  * process or many) to convert n partitions at once; Kafka spreads the partitions among the members.
  */
 export async function runConverter(kafka: Kafka, deps: Omit<ConverterDeps, 'producer'>): Promise<RunningConverter> {
-  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  const producer = createIdempotentProducer(kafka);
   await producer.connect();
   const consumer = kafka.consumer({
     groupId: groupName(deps.topicPrefix, 'converter'),

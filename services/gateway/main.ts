@@ -1,7 +1,7 @@
 import { loadConfig } from '../../shared/config/index.js';
 import { createCassandraClient, createCql } from '../../shared/cassandra/index.js';
 import { topicName } from '../../shared/events/index.js';
-import { createKafka } from '../../shared/kafka/index.js';
+import { createIdempotentProducer, createKafka } from '../../shared/kafka/index.js';
 import { createLogger } from '../../shared/logger/index.js';
 import { createAvroCodec, createSchemaRegistry } from '../../shared/schema-registry/index.js';
 import { createTimeseriesReader } from '../../shared/timeseries/index.js';
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const cassandra = createCassandraClient({ ...config.cassandra, keyspace: config.cassandra.keyspace });
   const cql = createCql(cassandra);
   const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'itinera-gateway', logger, retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 2000 } });
-  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  const producer = createIdempotentProducer(kafka);
   const codec = createAvroCodec(createSchemaRegistry(config.schemaRegistry.url));
 
   const app = createApp({

@@ -1,4 +1,4 @@
-import { Kafka, logLevel, type KafkaConfig } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type KafkaConfig, type Producer } from 'kafkajs';
 import { kafkajsLogCreator, type Logger } from '../logger/index.js';
 
 export interface KafkaOptions {
@@ -22,5 +22,19 @@ export function createKafka({ brokers, clientId, logger, connectionTimeout = 300
     logLevel: logLevel.WARN,
     logCreator: kafkajsLogCreator(logger),
     ...(retry ? { retry } : {}),
+  });
+}
+
+/**
+ * The producer every service uses: idempotent (a retry inside kafkajs never doubles a record), one request in
+ * flight (what kafkajs' idempotence requires), and kafkajs' default murmur2 partitioner named explicitly, the
+ * same one Java clients use, so any client keys a user to the same partition.
+ */
+export function createIdempotentProducer(kafka: Kafka): Producer {
+  return kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+    createPartitioner: Partitioners.DefaultPartitioner,
   });
 }

@@ -1,3 +1,4 @@
+import { createIdempotentProducer } from '../../shared/kafka/index.js';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -36,7 +37,7 @@ export async function startGateway(env: TestEnv, overrides: Partial<GatewayDeps>
   const printed: string[] = [];
   out.on('data', (chunk: Buffer) => printed.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
   const cql = createCql(env.cassandra);
-  const producer = (overrides.kafka ?? env.kafka).producer({ idempotent: true, maxInFlightRequests: 1 });
+  const producer = createIdempotentProducer((overrides.kafka ?? env.kafka));
   const codec = createAvroCodec(createSchemaRegistry(env.config.schemaRegistry.url));
   const app = createApp({
     config: env.config,

@@ -1,3 +1,4 @@
+import { createIdempotentProducer } from '../../shared/kafka/index.js';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EachMessagePayload } from 'kafkajs';
@@ -43,7 +44,7 @@ describe('the local stack', () => {
       metadata_json: '{}',
       data_json: '{"ts":1440688739.672}',
     };
-    const producer = env.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    const producer = createIdempotentProducer(env.kafka);
     await producer.connect();
     cleanupAfterTest(() => producer.disconnect());
     await producer.send({
@@ -119,7 +120,7 @@ describe('the local stack', () => {
       metadata_json: '{}',
       data_json: '{}',
     };
-    const producer = env.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    const producer = createIdempotentProducer(env.kafka);
     await producer.connect();
     cleanupAfterTest(() => producer.disconnect());
     await producer.send({ topic, acks: -1, messages: [{ key: letter.user_id, value: await env.codec.encode(valueSubject(topic), letter) }] });
