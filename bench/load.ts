@@ -1,0 +1,54 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface PhoneEntry {
+  metadata: Record<string, unknown>;
+  data: Record<string, unknown>;
+}
+
+/**
+ * The real days under shared/data, as a phone would push them (no _id or user_id), in write order. Entries are
+ * already in timeseries form, which the converter validates and keeps: the same work as wire-form entries.
+ */
+export function loadRealEntries(dataDir: string): PhoneEntry[] {
+  const dir = join(dataDir, 'emission-real-days');
+  const entries: PhoneEntry[] = [];
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json') && !f.includes('ground_truth')).sort()) {
+    const day = JSON.parse(readFileSync(join(dir, file), 'utf8')) as (PhoneEntry & Record<string, unknown>)[];
+    for (const { metadata, data } of day) entries.push({ metadata, data });
+  }
+  return entries;
+}
+
+/**
+ * A batch of `size` entries for one synthetic phone: real entries, shifted by whole days per batch so each
+ * batch's write timestamps are unique (a re-push would be deduplicated and measure less work).
+ */
+export function makeBatch(real: readonly PhoneEntry[], size: number, batchIndex: number): PhoneEntry[] {
+  const shift = batchIndex * 86_400 * 7;
+  const batch: PhoneEntry[] = [];
+  for (let i = 0; i < size; i += 1) {
+    const src = real[i % real.length] as PhoneEntry;
+    const lap = Math.floor(i / real.length) * 86_400;
+    const writeTs = Number(src.metadata['write_ts']) + shift + lap;
+    const ts = typeof src.data['ts'] === 'number' ? src.data['ts'] + shift + lap : src.data['ts'];
+    batch.push({ metadata: { ...src.metadata, write_ts: writeTs }, data: { ...src.data, ts } });
+  }
+  return batch;
+}
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const at = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[at] as number;
+}
+
+export function residentMb(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Math.round(Number(match[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}

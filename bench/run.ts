@@ -1,0 +1,312 @@
+/**
+ * npm run bench: measures the gateway and the converter on the real local stack, each against a raw baseline
+ * measured in the same run on the same records. Writes bench/results/<date>.{json,md} and prints the table.
+ * BENCH_SCALE (default 1) multiplies the number of puts and converted entries.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import cassandra from 'cassandra-driver';
+import { loadConfig, type Config } from '../shared/config/index.js';
+import { createCassandraClient } from '../shared/cassandra/index.js';
+import { groupName, topicName } from '../shared/events/index.js';
+import { createIdempotentProducer, createKafka } from '../shared/kafka/index.js';
+import { createLogger } from '../shared/logger/index.js';
+import { createAvroCodec, createSchemaRegistry, valueSubject } from '../shared/schema-registry/index.js';
+import { upsertStatements } from '../shared/timeseries/index.js';
+import { provision } from '../deploy/provision/provision.js';
+import { convertEntry } from '../services/converter/domain/convert-entry.js';
+import { entryObjectId } from '../services/converter/store/cassandra-timeseries-writer.js';
+import { loadRealEntries, makeBatch, percentile, residentMb, type PhoneEntry } from './load.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const scale = Number(process.env['BENCH_SCALE'] ?? 1);
+const PUT_SIZE = 10_000;
+const GATEWAY_PORT = 18_080;
+
+function benchConfig(tag: string): Config {
+  return loadConfig({
+    confDir: join(root, 'conf'),
+    env: { ...process.env, ITINERA_TOPIC_PREFIX: `bench${tag}.`, CASSANDRA_KEYSPACE: `bench${tag}`, ITINERA_PARTITIONS: '16' },
+  });
+}
+
+function envFor(config: Config, logDir: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    ITINERA_TOPIC_PREFIX: config.kafka.topicPrefix,
+    CASSANDRA_KEYSPACE: config.cassandra.keyspace,
+    WEBSERVER_PORT: String(GATEWAY_PORT),
+    WEBSERVER_HOST: '127.0.0.1',
+    ITINERA_LOG_DIR: logDir,
+    ITINERA_INTAKE_LOG_DIR: logDir,
+  };
+}
+
+function startProcess(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', join(root, script), ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`bench: timed out waiting for ${what}`);
+}
+
+async function post(path: string, body: string): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${GATEWAY_PORT}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+interface PutFigures {
+  phones: number;
+  puts: number;
+  entriesPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+async function benchPuts(real: PhoneEntry[], config: Config, logDir: string): Promise<{ rows: PutFigures[]; gatewayRssMb: number }> {
+  const gateway = startProcess('services/gateway/main.ts', [], envFor(config, logDir));
+  let peakRss = 0;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, residentMb(gateway.pid) ?? 0)), 200);
+  try {
+    await waitUntil(async () => (await fetch(`http://127.0.0.1:${GATEWAY_PORT}/health`)).ok, 30_000, 'the gateway');
+    const rows: PutFigures[] = [];
+    let batchIndex = 0;
+    for (const [phones, rounds] of [[1, 5 * scale], [4, 3 * scale], [16, 2 * scale]] as const) {
+      const tokens = Array.from({ length: phones }, (_, i) => `bench-${phones}-${i}@itinera.org`);
+      for (const t of tokens) await post('/profile/create', JSON.stringify({ user: t }));
+      const bodies = tokens.map((t) =>
+        Array.from({ length: rounds }, () => JSON.stringify({ user: t, phone_to_server: makeBatch(real, PUT_SIZE, batchIndex++) })),
+      );
+      // One warm-up put so JIT and connections are not billed to the first measured call.
+      if (phones === 1) await post('/usercache/put', JSON.stringify({ user: tokens[0], phone_to_server: makeBatch(real, PUT_SIZE, batchIndex++) }));
+      const latencies: number[] = [];
+      const t0 = performance.now();
+      await Promise.all(
+        bodies.map(async (phoneBodies) => {
+          for (const body of phoneBodies) {
+            const start = performance.now();
+            const status = await post('/usercache/put', body);
+            if (status !== 200) throw new Error(`bench: put answered ${status}`);
+            latencies.push(performance.now() - start);
+          }
+        }),
+      );
+      const seconds = (performance.now() - t0) / 1000;
+      latencies.sort((a, b) => a - b);
+      rows.push({
+        phones,
+        puts: latencies.length,
+        entriesPerSecond: Math.round((latencies.length * PUT_SIZE) / seconds),
+        p50Ms: Math.round(percentile(latencies, 50)),
+        p99Ms: Math.round(percentile(latencies, 99)),
+      });
+    }
+    return { rows, gatewayRssMb: peakRss };
+  } finally {
+    clearInterval(sampler);
+    gateway.kill('SIGTERM');
+  }
+}
+
+/** The raw producer: the same Avro records, pre-encoded, sent 10,000 at a time with acks=all and idempotence. */
+async function benchRawProducer(real: PhoneEntry[], config: Config, batches: number): Promise<number> {
+  const logger = createLogger({ component: 'bench', level: 'error' });
+  const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'bench-raw', logger });
+  const producer = createIdempotentProducer(kafka);
+  await producer.connect();
+  const codec = createAvroCodec(createSchemaRegistry(config.schemaRegistry.url));
+  const topic = topicName(config.kafka.topicPrefix, 'usercache');
+  const userIds = Array.from({ length: 16 }, () => randomUUID());
+  const prepared = [];
+  for (let b = 0; b < batches; b += 1) {
+    const user = userIds[b % userIds.length] as string;
+    prepared.push(
+      await Promise.all(
+        makeBatch(real, PUT_SIZE, 1000 + b).map(async (e) => ({
+          key: user,
+          value: await codec.encode(valueSubject(topic), {
+            user_id: user,
+            key: String(e.metadata['key']),
+            type: String(e.metadata['type']),
+            write_ts: Number(e.metadata['write_ts']),
+            platform: String(e.metadata['platform']),
+            received_ts: Date.now() / 1000,
+            metadata_json: JSON.stringify(e.metadata),
+            data_json: JSON.stringify(e.data),
+          }),
+        })),
+      ),
+    );
+  }
+  const t0 = performance.now();
+  for (const messages of prepared) await producer.send({ topic, acks: -1, messages });
+  const rate = Math.round((batches * PUT_SIZE) / ((performance.now() - t0) / 1000));
+  await producer.disconnect();
+  return rate;
+}
+
+async function committedTotal(config: Config): Promise<{ committed: number; high: number }> {
+  const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'bench-lag', logger: createLogger({ component: 'bench', level: 'error' }) });
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const topic = topicName(config.kafka.topicPrefix, 'usercache');
+    const high = (await admin.fetchTopicOffsets(topic)).reduce((s, p) => s + Number(p.high), 0);
+    const [offsets] = await admin.fetchOffsets({ groupId: groupName(config.kafka.topicPrefix, 'converter'), topics: [topic] });
+    const committed = (offsets?.partitions ?? []).reduce((s, p) => s + Math.max(0, Number(p.offset)), 0);
+    return { committed, high };
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+async function resetConverterGroup(config: Config): Promise<void> {
+  const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'bench-reset', logger: createLogger({ component: 'bench', level: 'error' }) });
+  const admin = kafka.admin();
+  await admin.connect();
+  await admin
+    .resetOffsets({ groupId: groupName(config.kafka.topicPrefix, 'converter'), topic: topicName(config.kafka.topicPrefix, 'usercache'), earliest: true })
+    .catch(() => undefined);
+  await admin.disconnect();
+}
+
+async function benchConverter(config: Config, logDir: string, workers: number): Promise<{ entriesPerSecond: number; rssMb: number }> {
+  await resetConverterGroup(config);
+  const procs = Array.from({ length: workers }, (_, i) => startProcess('services/converter/main.ts', [String(i)], envFor(config, logDir)));
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, ...procs.map((p) => residentMb(p.pid) ?? 0))), 200);
+  try {
+    let firstAt = 0;
+    let firstCount = 0;
+    let total = 0;
+    await waitUntil(
+      async () => {
+        const { committed, high } = await committedTotal(config);
+        total = high;
+        if (firstAt === 0 && committed > 0) {
+          firstAt = performance.now();
+          firstCount = committed;
+        }
+        return high > 0 && committed >= high;
+      },
+      600_000,
+      `${workers} converter workers`,
+    );
+    // Measured from the group's first commit: the time to join the group is not conversion throughput.
+    const seconds = (performance.now() - firstAt) / 1000;
+    return { entriesPerSecond: Math.round((total - firstCount) / Math.max(seconds, 0.001)), rssMb: peak };
+  } finally {
+    clearInterval(sampler);
+    for (const p of procs) p.kill('SIGTERM');
+    await Promise.all(procs.map((p) => new Promise((r) => (p.exitCode !== null ? r(null) : p.once('exit', r)))));
+  }
+}
+
+/** The raw Cassandra rate: the same rows the converter writes, as single prepared inserts, 128 in flight. */
+async function benchRawCassandra(real: PhoneEntry[], config: Config, entries: number): Promise<number> {
+  const client = createCassandraClient({ ...config.cassandra });
+  const user = randomUUID();
+  const rows = makeBatch(real, entries, 5000).flatMap((e) => {
+    const m = e.metadata;
+    const r = convertEntry({ key: String(m['key']), type: String(m['type']), writeTs: Number(m['write_ts']), platform: String(m['platform']), metadata: m, data: e.data });
+    if (!r.ok) return [];
+    const oid = entryObjectId(user, r.entry.type, r.entry.key, r.entry.writeTs);
+    return upsertStatements({ userId: user, key: r.entry.key, type: r.entry.type, writeTs: r.entry.writeTs, dataTs: r.entry.dataTs, oid, entryJson: JSON.stringify({ metadata: r.entry.metadata, data: r.entry.data }) });
+  });
+  const byQuery = new Map<string, unknown[][]>();
+  for (const row of rows) byQuery.set(row.statement.query, [...(byQuery.get(row.statement.query) ?? []), row.statement.params as unknown[]]);
+  const t0 = performance.now();
+  for (const [query, params] of byQuery) {
+    await cassandra.concurrent.executeConcurrent(client, query, params, { concurrencyLevel: 128, executionProfile: undefined, prepare: true } as never);
+  }
+  const rate = Math.round(entries / ((performance.now() - t0) / 1000));
+  await client.shutdown();
+  return rate;
+}
+
+function serverRss(): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (const [name, dir] of [['kafka', 'kafka'], ['cassandra', 'cassandra'], ['registry', 'apicurio']]) {
+    const pidFile = join(root, '.infra', dir as string, 'server.pid');
+    out[name as string] = existsSync(pidFile) ? residentMb(Number(readFileSync(pidFile, 'utf8'))) : null;
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const real = loadRealEntries(join(root, '..', 'shared', 'data'));
+  const tag = Date.now().toString(36);
+  const putConfig = benchConfig(`${tag}p`);
+  const convConfig = benchConfig(`${tag}c`);
+  await provision(putConfig);
+  await provision(convConfig);
+  const logDir = mkdtempSync(join(tmpdir(), 'itinera-bench-'));
+
+  process.stdout.write('bench: puts through the gateway…\n');
+  const puts = await benchPuts(real, putConfig, logDir);
+  process.stdout.write('bench: raw kafkajs producer…\n');
+  const convBatches = 10 * scale;
+  const rawProducer = await benchRawProducer(real, convConfig, convBatches);
+  const converter: Record<number, { entriesPerSecond: number; rssMb: number }> = {};
+  for (const workers of [1, 2, 4]) {
+    process.stdout.write(`bench: converter with ${workers} worker(s)…\n`);
+    converter[workers] = await benchConverter(convConfig, logDir, workers);
+  }
+  process.stdout.write('bench: raw Cassandra writes…\n');
+  const rawCassandra = await benchRawCassandra(real, convConfig, 50_000 * scale);
+
+  const sustained = Math.max(...puts.rows.map((r) => r.entriesPerSecond));
+  const results = {
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', memoryGb: Math.round(totalmem() / 1024 ** 3), node: process.version },
+    scale,
+    put: puts.rows,
+    rawProducerEntriesPerSecond: rawProducer,
+    gatewayVsRawProducer: Number((sustained / rawProducer).toFixed(2)),
+    gatewayPeakRssMb: puts.gatewayRssMb,
+    converter,
+    convertedEntries: convBatches * PUT_SIZE,
+    rawCassandraEntriesPerSecond: rawCassandra,
+    serversRssMb: serverRss(),
+    endToEndTripsServed: 'not measured: the trip builder (issue 5) is not built yet',
+  };
+  const table = [
+    `Machine: ${results.machine.cpus} cores (${results.machine.cpuModel}), ${results.machine.memoryGb} GiB, Node ${results.machine.node}; whole stack on the same machine.`,
+    '',
+    '| measurement | figure | baseline (same run) | ratio |',
+    '|---|---|---|---|',
+    ...puts.rows.map(
+      (r) =>
+        `| put, ${r.phones} phone(s), ${r.puts} × 10,000 entries | ${r.entriesPerSecond} entries/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms | raw kafkajs producer ${rawProducer} entries/s | ${(r.entriesPerSecond / rawProducer).toFixed(2)} |`,
+    ),
+    ...[1, 2, 4].map(
+      (w) =>
+        `| converter, ${w} worker(s), ${results.convertedEntries} entries | ${converter[w]?.entriesPerSecond} entries/s | raw Cassandra ${rawCassandra} entries/s | ${((converter[w]?.entriesPerSecond ?? 0) / rawCassandra).toFixed(2)} |`,
+    ),
+    `| gateway peak RSS under load | ${puts.gatewayRssMb} MB | | |`,
+    `| converter peak RSS (per worker) | ${Math.max(...Object.values(converter).map((c) => c.rssMb))} MB | | |`,
+    `| servers RSS | ${Object.entries(results.serversRssMb).map(([k, v]) => `${k} ${v ?? '-'} MB`).join(', ')} | | |`,
+  ].join('\n');
+  const outDir = join(root, 'bench', 'results');
+  mkdirSync(outDir, { recursive: true });
+  const day = results.date.slice(0, 10);
+  writeFileSync(join(outDir, `${day}.json`), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(join(outDir, `${day}.md`), `${table}\n`);
+  process.stdout.write(`\n${table}\n`);
+  process.exit(0);
+}
+
+main().catch((err: unknown) => {
+  console.error('bench failed:', err);
+  process.exit(1);
+});
