@@ -20,6 +20,7 @@ import { upsertStatements } from '../shared/timeseries/index.js';
 import { provision } from '../deploy/provision/provision.js';
 import { convertEntry } from '../services/converter/domain/convert-entry.js';
 import { entryObjectId } from '../services/converter/store/cassandra-timeseries-writer.js';
+import { sharedDataDir } from '../test/helpers/shared-data.js';
 import { loadRealEntries, makeBatch, percentile, residentMb, type PhoneEntry } from './load.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -244,7 +245,7 @@ function serverRss(): Record<string, number | null> {
 }
 
 async function main(): Promise<void> {
-  const real = loadRealEntries(join(root, '..', 'shared', 'data'));
+  const real = loadRealEntries(sharedDataDir());
   const tag = Date.now().toString(36);
   const putConfig = benchConfig(`${tag}p`);
   const convConfig = benchConfig(`${tag}c`);

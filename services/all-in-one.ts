@@ -3,6 +3,7 @@
  * that dies is restarted after a second (its Kafka offsets make that safe); Ctrl-C stops them all.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,11 +26,22 @@ function start(service: (typeof services)[number]): void {
   });
 }
 
+// `npm stop` (deploy/local/stack.ts down) reads this file to stop the services before the servers.
+const pidFile = join(here, '..', '.infra', 'services.pid');
+mkdirSync(dirname(pidFile), { recursive: true });
+writeFileSync(pidFile, String(process.pid));
+process.once('exit', () => rmSync(pidFile, { force: true }));
+
 for (const service of services) start(service);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     stopping = true;
     for (const child of running.values()) child.kill('SIGTERM');
-    setTimeout(() => process.exit(0), 5000).unref();
+    const exitWhenDone = setInterval(() => running.size === 0 && process.exit(0), 100);
+    setTimeout(() => {
+      clearInterval(exitWhenDone);
+      for (const child of running.values()) child.kill('SIGKILL');
+      process.exit(0);
+    }, 8000).unref();
   });
 }

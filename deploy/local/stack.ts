@@ -228,7 +228,22 @@ async function up(ctx: StackContext): Promise<void> {
   say(ctx, `stack up in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
+/** Stops the services `npm start` runs (services/all-in-one.ts), so nothing is left using the servers. */
+async function stopServices(ctx: StackContext): Promise<void> {
+  const file = join(ctx.infraDir, 'services.pid');
+  if (!existsSync(file)) return;
+  const pid = Number(readFileSync(file, 'utf8').trim());
+  if (Number.isInteger(pid) && isAlive(pid)) {
+    process.kill(pid, 'SIGTERM');
+    const deadline = Date.now() + 10_000;
+    while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    say(ctx, `services stopped (pid ${pid})`);
+  }
+  rmSync(file, { force: true });
+}
+
 async function down(ctx: StackContext, wipe: boolean): Promise<void> {
+  await stopServices(ctx);
   // Registry first, Cassandra last: nothing depends on the registry, and Cassandra drains its memtables on SIGTERM.
   for (const spec of [...servers].reverse()) {
     const pid = readPid(ctx, spec);

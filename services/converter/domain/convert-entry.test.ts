@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { convertEntry, type PushedEntry } from './convert-entry.js';
 import { isoLocal, localDate } from './local-time.js';
+import { sharedDataDir } from '../../../test/helpers/shared-data.js';
 
-const dataDir = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'data');
+const dataDir = sharedDataDir();
 
 function pushed(raw: { metadata: Record<string, unknown>; data: Record<string, unknown> }): PushedEntry {
   const m = raw.metadata;
