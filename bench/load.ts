@@ -21,8 +21,9 @@ export function loadRealEntries(dataDir: string): PhoneEntry[] {
 }
 
 /**
- * A batch of `size` entries for one synthetic phone: real entries, shifted by whole days per batch so each
- * batch's write timestamps are unique (a re-push would be deduplicated and measure less work).
+ * A batch of `size` entries for one synthetic phone: real entries, shifted by whole weeks per batch and by a
+ * millisecond per entry, so every write timestamp is unique (a repeated identity would be stored once and
+ * measure less work).
  */
 export function makeBatch(real: readonly PhoneEntry[], size: number, batchIndex: number): PhoneEntry[] {
   const shift = batchIndex * 86_400 * 7;
@@ -30,7 +31,8 @@ export function makeBatch(real: readonly PhoneEntry[], size: number, batchIndex:
   for (let i = 0; i < size; i += 1) {
     const src = real[i % real.length] as PhoneEntry;
     const lap = Math.floor(i / real.length) * 86_400;
-    const writeTs = Number(src.metadata['write_ts']) + shift + lap;
+    // + i ms: the real days repeat some (key, type, write_ts) identities, which the pipeline rightly stores once.
+    const writeTs = Number(src.metadata['write_ts']) + shift + lap + i / 1000;
     const ts = typeof src.data['ts'] === 'number' ? src.data['ts'] + shift + lap : src.data['ts'];
     batch.push({ metadata: { ...src.metadata, write_ts: writeTs }, data: { ...src.data, ts } });
   }

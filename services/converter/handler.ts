@@ -1,5 +1,6 @@
 import type { EachBatchPayload, KafkaMessage, Producer } from 'kafkajs';
 import { topicName } from '../../shared/events/index.js';
+import { sendChunked } from '../../shared/kafka/index.js';
 import type { Logger } from '../../shared/logger/index.js';
 import { valueSubject, type AvroCodec } from '../../shared/schema-registry/index.js';
 import type { DeadLetter, ErrorTimeseries, StoredEntry } from '../../shared/timeseries/index.js';
@@ -126,18 +127,15 @@ export function createBatchHandler(deps: ConverterDeps) {
       await deps.errors.insert(letter);
     }
     if (letters.length > 0) {
-      await deps.producer.send({
-        topic: errorTopic,
-        acks: -1,
-        messages: await Promise.all(letters.map(async (l) => ({ key: l.user_id, value: await deps.codec.encode(valueSubject(errorTopic), l) }))),
-      });
+      const messages = await Promise.all(letters.map(async (l) => ({ key: l.user_id, value: await deps.codec.encode(valueSubject(errorTopic), l) })));
+      await sendChunked(deps.producer, errorTopic, messages);
     }
     for (const r of replayedOk) await deps.errors.remove(r.user_id, r.key, r.write_ts, r.type);
     if (converted.length > 0) {
-      await deps.producer.send({
-        topic: timeseriesTopic,
-        acks: -1,
-        messages: await Promise.all(
+      await sendChunked(
+        deps.producer,
+        timeseriesTopic,
+        await Promise.all(
           converted.map(async (c) => ({
             key: c.userId,
             value: await deps.codec.encode(valueSubject(timeseriesTopic), {
@@ -150,7 +148,7 @@ export function createBatchHandler(deps: ConverterDeps) {
             }),
           })),
         ),
-      });
+      );
     }
     const last = batch.messages[batch.messages.length - 1] as KafkaMessage;
     resolveOffset(last.offset);

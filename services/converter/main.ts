@@ -23,6 +23,10 @@ async function main(): Promise<void> {
     topicPrefix: config.kafka.topicPrefix,
     logger,
     intakeLog: createIntakeLog(config.log.intakeDir, worker),
+    onFatal: (error) => {
+      logger.error('Consumer stopped for good; exiting so the worker is restarted', { error: error.message });
+      process.exit(1);
+    },
   });
   logger.info('Converter running', { worker });
   const stop = async () => {

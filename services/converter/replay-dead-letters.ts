@@ -1,5 +1,6 @@
 import type { Admin, Producer } from 'kafkajs';
 import { groupName, topicName } from '../../shared/events/index.js';
+import { sendChunked } from '../../shared/kafka/index.js';
 import { valueSubject, type AvroCodec } from '../../shared/schema-registry/index.js';
 import type { DeadLetter, ErrorTimeseries } from '../../shared/timeseries/index.js';
 import { REPLAY_HEADER } from './handler.js';
@@ -59,7 +60,7 @@ export async function replayDeadLetters(deps: ReplayDeps): Promise<ReplayReport>
         }),
       })),
     );
-    await deps.producer.send({ topic: usercache, acks: -1, messages });
+    await sendChunked(deps.producer, usercache, messages);
     deps.onProgress?.(Math.min(i + 1000, replayable.length), replayable.length);
   }
 

@@ -1,1 +1,2 @@
 export * from './create-kafka.js';
+export * from './send-chunked.js';

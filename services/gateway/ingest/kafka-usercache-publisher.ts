@@ -1,5 +1,6 @@
 import type { Producer, RecordMetadata } from 'kafkajs';
 import { DependencyUnavailableError } from '../../../shared/errors/index.js';
+import { sendChunked } from '../../../shared/kafka/index.js';
 import { valueSubject, type AvroCodec } from '../../../shared/schema-registry/index.js';
 import type { AcceptedEntry } from '../domain/put-entries.js';
 
@@ -64,7 +65,7 @@ export function createUsercachePublisher({ producer, codec, topic, sendTimeoutMs
               }),
             })),
           );
-          return producer.send({ topic, acks: -1, timeout: sendTimeoutMs, messages });
+          return sendChunked(producer, topic, messages, { timeout: sendTimeoutMs });
         })();
         const timeout = new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new DependencyUnavailableError('Kafka did not acknowledge the entries in time')), sendTimeoutMs);

@@ -1,0 +1,128 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { groupName, topicName } from '../../shared/events/index.js';
+import { createIdempotentProducer } from '../../shared/kafka/index.js';
+import { valueSubject } from '../../shared/schema-registry/index.js';
+import { createTimeseriesReader } from '../../shared/timeseries/index.js';
+import { loadRealEntries, makeBatch } from '../../bench/load.js';
+import { sharedDataDir } from '../helpers/shared-data.js';
+import { createTestEnv, waitFor, type TestEnv } from '../helpers/test-env.js';
+
+const ENTRIES = 100_000;
+const USERS = 10;
+const root = resolve(import.meta.dirname, '..', '..');
+const logDir = mkdtempSync(join(tmpdir(), 'itinera-crash-'));
+const outFile = join(logDir, 'converter.out');
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await createTestEnv();
+});
+afterAll(async () => {
+  await env.dispose();
+});
+
+function startConverterProcess(): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', join(root, 'services/converter/main.ts'), '0'], {
+    env: {
+      ...process.env,
+      KAFKA_BROKERS: env.config.kafka.brokers.join(','),
+      CASSANDRA_CONTACT_POINTS: env.config.cassandra.contactPoints.join(','),
+      SCHEMA_REGISTRY_URL: env.config.schemaRegistry.url,
+      ITINERA_TOPIC_PREFIX: env.config.kafka.topicPrefix,
+      CASSANDRA_KEYSPACE: env.config.cassandra.keyspace,
+      ITINERA_INTAKE_LOG_DIR: logDir,
+    },
+    stdio: ['ignore', openSync(outFile, 'a'), openSync(outFile, 'a')],
+  });
+}
+
+async function committedAndHigh(): Promise<{ committed: number; high: number }> {
+  const admin = env.kafka.admin();
+  await admin.connect();
+  try {
+    const topic = topicName(env.config.kafka.topicPrefix, 'usercache');
+    const high = (await admin.fetchTopicOffsets(topic)).reduce((s, p) => s + Number(p.high), 0);
+    const [offsets] = await admin.fetchOffsets({ groupId: groupName(env.config.kafka.topicPrefix, 'converter'), topics: [topic] });
+    return { committed: (offsets?.partitions ?? []).reduce((s, p) => s + Math.max(0, Number(p.offset)), 0), high };
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+describe('converter crashes', () => {
+  it('When the converter is SIGKILLed three times while 100,000 entries stream through, then exactly 100,000 rows exist, counted by key', async () => {
+    const real = loadRealEntries(sharedDataDir());
+    const topic = topicName(env.config.kafka.topicPrefix, 'usercache');
+    const users = Array.from({ length: USERS }, () => randomUUID());
+    const expected: Record<string, number> = {};
+    const producer = createIdempotentProducer(env.kafka);
+    await producer.connect();
+
+    // Stream the entries in while the converter runs and dies.
+    const streaming = (async () => {
+      for (const [u, user] of users.entries()) {
+        const batch = makeBatch(real, ENTRIES / USERS, u);
+        for (const e of batch) {
+          const key = String(e.metadata['key']);
+          expected[key] = (expected[key] ?? 0) + 1;
+        }
+        for (let i = 0; i < batch.length; i += 2500) {
+          const messages = await Promise.all(
+            batch.slice(i, i + 2500).map(async (e) => ({
+              key: user,
+              value: await env.codec.encode(valueSubject(topic), {
+                user_id: user,
+                key: String(e.metadata['key']),
+                type: String(e.metadata['type']),
+                write_ts: Number(e.metadata['write_ts']),
+                platform: String(e.metadata['platform']),
+                received_ts: Date.now() / 1000,
+                metadata_json: JSON.stringify(e.metadata),
+                data_json: JSON.stringify(e.data),
+              }),
+            })),
+          );
+          await producer.send({ topic, acks: -1, messages });
+        }
+      }
+    })();
+
+    let kills = 0;
+    let converter = startConverterProcess();
+    while (kills < 3) {
+      // Kill once it has made progress, so each crash lands mid-stream with work in flight.
+      const before = (await committedAndHigh()).committed;
+      await waitFor(async () => ((await committedAndHigh()).committed > before ? true : undefined), 120_000, 'converter progress').catch(
+        (err: unknown) => {
+          throw new Error(`${String(err)}\nconverter output:\n${readFileSync(outFile, 'utf8').slice(-3000)}`);
+        },
+      );
+      converter.kill('SIGKILL');
+      await new Promise((r) => converter.once('exit', r));
+      kills += 1;
+      converter = startConverterProcess();
+    }
+    await streaming;
+    await producer.disconnect();
+    await waitFor(async () => {
+      const { committed, high } = await committedAndHigh();
+      return high === ENTRIES && committed === high ? true : undefined;
+    }, 240_000, 'the converter to finish');
+    converter.kill('SIGTERM');
+
+    const reader = createTimeseriesReader(env.cql);
+    const stored: Record<string, number> = {};
+    for (const user of users) {
+      for (const [key, n] of Object.entries(await reader.countByKey(user))) stored[key] = (stored[key] ?? 0) + n;
+    }
+    const real_ = Object.fromEntries(Object.entries(expected).map(([k, n]) => [k === 'background/activity' ? 'background/motion_activity' : k, n]));
+    expect(kills).toBe(3);
+    expect(stored).toEqual(real_);
+    expect(Object.values(stored).reduce((a, b) => a + b, 0)).toBe(ENTRIES);
+  }, 480_000);
+});
