@@ -30,6 +30,8 @@ async function main(): Promise<void> {
   });
   logger.info('Converter running', { worker });
   const stop = async () => {
+    // Leaving the group cleanly hands partitions over at once; if Kafka is already gone, do not hang on it.
+    setTimeout(() => process.exit(0), 10_000).unref();
     await running.stop();
     await cassandra.shutdown();
     process.exit(0);

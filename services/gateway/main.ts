@@ -45,6 +45,7 @@ async function main(): Promise<void> {
 
   const stop = async (signal: string) => {
     logger.info('Stopping', { signal });
+    setTimeout(() => process.exit(0), 10_000).unref();
     server.close();
     await producer.disconnect().catch(() => undefined);
     await cassandra.shutdown().catch(() => undefined);

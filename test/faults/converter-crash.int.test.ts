@@ -114,6 +114,7 @@ describe('converter crashes', () => {
       return high === ENTRIES && committed === high ? true : undefined;
     }, 240_000, 'the converter to finish');
     converter.kill('SIGTERM');
+    await new Promise((r) => (converter.exitCode !== null ? r(null) : converter.once('exit', r)));
 
     const reader = createTimeseriesReader(env.cql);
     const stored: Record<string, number> = {};
