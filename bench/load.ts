@@ -54,3 +54,17 @@ export function residentMb(pid: number | undefined): number | null {
     return null;
   }
 }
+
+/** The usercache record the gateway would publish for a phone entry (schemas/avro/usercache-entry.avsc). */
+export function toUsercacheRecord(userId: string, e: PhoneEntry) {
+  return {
+    user_id: userId,
+    key: String(e.metadata['key']),
+    type: String(e.metadata['type']),
+    write_ts: Number(e.metadata['write_ts']),
+    platform: String(e.metadata['platform']),
+    received_ts: Date.now() / 1000,
+    metadata_json: JSON.stringify(e.metadata),
+    data_json: JSON.stringify(e.data),
+  };
+}

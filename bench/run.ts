@@ -19,7 +19,7 @@ import { provision } from '../deploy/provision/provision.js';
 import { convertEntry } from '../services/converter/domain/convert-entry.js';
 import { createTimeseriesWriter, entryObjectId } from '../services/converter/store/cassandra-timeseries-writer.js';
 import { sharedDataDir } from '../test/helpers/shared-data.js';
-import { loadRealEntries, makeBatch, percentile, residentMb, type PhoneEntry } from './load.js';
+import { loadRealEntries, makeBatch, percentile, residentMb, toUsercacheRecord, type PhoneEntry } from './load.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const scale = Number(process.env['BENCH_SCALE'] ?? 1);
@@ -136,16 +136,7 @@ async function benchRawProducer(real: PhoneEntry[], config: Config, batches: num
       await Promise.all(
         makeBatch(real, PUT_SIZE, 1000 + b).map(async (e) => ({
           key: user,
-          value: await codec.encode(valueSubject(topic), {
-            user_id: user,
-            key: String(e.metadata['key']),
-            type: String(e.metadata['type']),
-            write_ts: Number(e.metadata['write_ts']),
-            platform: String(e.metadata['platform']),
-            received_ts: Date.now() / 1000,
-            metadata_json: JSON.stringify(e.metadata),
-            data_json: JSON.stringify(e.data),
-          }),
+          value: await codec.encode(valueSubject(topic), toUsercacheRecord(user, e)),
         })),
       ),
     );

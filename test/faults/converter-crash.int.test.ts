@@ -8,7 +8,7 @@ import { groupName, topicName } from '../../shared/events/index.js';
 import { createIdempotentProducer } from '../../shared/kafka/index.js';
 import { valueSubject } from '../../shared/schema-registry/index.js';
 import { createTimeseriesReader } from '../../shared/timeseries/index.js';
-import { loadRealEntries, makeBatch } from '../../bench/load.js';
+import { loadRealEntries, makeBatch, toUsercacheRecord } from '../../bench/load.js';
 import { sharedDataDir } from '../helpers/shared-data.js';
 import { createTestEnv, waitFor, type TestEnv } from '../helpers/test-env.js';
 
@@ -75,16 +75,7 @@ describe('converter crashes', () => {
           const messages = await Promise.all(
             batch.slice(i, i + 2500).map(async (e) => ({
               key: user,
-              value: await env.codec.encode(valueSubject(topic), {
-                user_id: user,
-                key: String(e.metadata['key']),
-                type: String(e.metadata['type']),
-                write_ts: Number(e.metadata['write_ts']),
-                platform: String(e.metadata['platform']),
-                received_ts: Date.now() / 1000,
-                metadata_json: JSON.stringify(e.metadata),
-                data_json: JSON.stringify(e.data),
-              }),
+              value: await env.codec.encode(valueSubject(topic), toUsercacheRecord(user, e)),
             })),
           );
           await producer.send({ topic, acks: -1, messages });
