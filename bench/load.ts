@@ -1,3 +1,4 @@
+import { toUsercacheRecord, type UsercacheRecord } from '../shared/events/index.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -55,16 +56,9 @@ export function residentMb(pid: number | undefined): number | null {
   }
 }
 
-/** The usercache record the gateway would publish for a phone entry (schemas/avro/usercache-entry.avsc). */
-export function toUsercacheRecord(userId: string, e: PhoneEntry) {
-  return {
-    user_id: userId,
-    key: String(e.metadata['key']),
-    type: String(e.metadata['type']),
-    write_ts: Number(e.metadata['write_ts']),
-    platform: String(e.metadata['platform']),
-    received_ts: Date.now() / 1000,
-    metadata_json: JSON.stringify(e.metadata),
-    data_json: JSON.stringify(e.data),
-  };
+/** The usercache record the gateway would publish for a phone entry. */
+export function toPhoneRecord(userId: string, e: PhoneEntry): UsercacheRecord {
+  const m = e.metadata;
+  const entry = { key: String(m['key']), type: String(m['type']), writeTs: Number(m['write_ts']), platform: String(m['platform']), metadata: m, data: e.data };
+  return toUsercacheRecord(userId, entry, Date.now() / 1000);
 }

@@ -9,17 +9,18 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Admin } from 'kafkajs';
 import { loadConfig, type Config } from '../shared/config/index.js';
 import { createCassandraClient, createCql } from '../shared/cassandra/index.js';
 import { groupName, topicName } from '../shared/events/index.js';
-import { createIdempotentProducer, createKafka, sendChunked } from '../shared/kafka/index.js';
+import { createIdempotentProducer, createKafka, groupProgress, sendChunked } from '../shared/kafka/index.js';
 import { createLogger } from '../shared/logger/index.js';
 import { createAvroCodec, createSchemaRegistry, valueSubject } from '../shared/schema-registry/index.js';
 import { provision } from '../deploy/provision/provision.js';
 import { convertEntry } from '../services/converter/domain/convert-entry.js';
 import { createTimeseriesWriter, entryObjectId } from '../services/converter/store/cassandra-timeseries-writer.js';
 import { sharedDataDir } from '../test/helpers/shared-data.js';
-import { loadRealEntries, makeBatch, percentile, residentMb, toUsercacheRecord, type PhoneEntry } from './load.js';
+import { loadRealEntries, makeBatch, percentile, residentMb, toPhoneRecord, type PhoneEntry } from './load.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const scale = Number(process.env['BENCH_SCALE'] ?? 1);
@@ -136,7 +137,7 @@ async function benchRawProducer(real: PhoneEntry[], config: Config, batches: num
       await Promise.all(
         makeBatch(real, PUT_SIZE, 1000 + b).map(async (e) => ({
           key: user,
-          value: await codec.encode(valueSubject(topic), toUsercacheRecord(user, e)),
+          value: await codec.encode(valueSubject(topic), toPhoneRecord(user, e)),
         })),
       ),
     );
@@ -146,21 +147,6 @@ async function benchRawProducer(real: PhoneEntry[], config: Config, batches: num
   const rate = Math.round((batches * PUT_SIZE) / ((performance.now() - t0) / 1000));
   await producer.disconnect();
   return rate;
-}
-
-async function committedTotal(config: Config): Promise<{ committed: number; high: number }> {
-  const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'bench-lag', logger: createLogger({ component: 'bench', level: 'error' }) });
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    const topic = topicName(config.kafka.topicPrefix, 'usercache');
-    const high = (await admin.fetchTopicOffsets(topic)).reduce((s, p) => s + Number(p.high), 0);
-    const [offsets] = await admin.fetchOffsets({ groupId: groupName(config.kafka.topicPrefix, 'converter'), topics: [topic] });
-    const committed = (offsets?.partitions ?? []).reduce((s, p) => s + Math.max(0, Number(p.offset)), 0);
-    return { committed, high };
-  } finally {
-    await admin.disconnect();
-  }
 }
 
 async function resetConverterGroup(config: Config): Promise<void> {
@@ -173,8 +159,10 @@ async function resetConverterGroup(config: Config): Promise<void> {
   await admin.disconnect();
 }
 
-async function benchConverter(config: Config, logDir: string, workers: number): Promise<{ entriesPerSecond: number; rssMb: number }> {
+async function benchConverter(config: Config, admin: Admin, logDir: string, workers: number): Promise<{ entriesPerSecond: number; rssMb: number }> {
   await resetConverterGroup(config);
+  const group = groupName(config.kafka.topicPrefix, 'converter');
+  const topic = topicName(config.kafka.topicPrefix, 'usercache');
   const procs = Array.from({ length: workers }, (_, i) => startProcess('services/converter/main.ts', [String(i)], envFor(config, logDir)));
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, ...procs.map((p) => residentMb(p.pid) ?? 0))), 200);
@@ -184,7 +172,7 @@ async function benchConverter(config: Config, logDir: string, workers: number): 
     let total = 0;
     await waitUntil(
       async () => {
-        const { committed, high } = await committedTotal(config);
+        const { committed, high } = await groupProgress(admin, group, topic);
         total = high;
         if (firstAt === 0 && committed > 0) {
           firstAt = performance.now();
@@ -251,10 +239,14 @@ async function main(): Promise<void> {
   const convBatches = 10 * scale;
   const rawProducer = await benchRawProducer(real, convConfig, convBatches);
   const converter: Record<number, { entriesPerSecond: number; rssMb: number }> = {};
+  // One admin connection polls the group's progress for all runs, so polling costs no connection set-up.
+  const admin = createKafka({ brokers: convConfig.kafka.brokers, clientId: 'bench-progress', logger: createLogger({ component: 'bench', level: 'error' }) }).admin();
+  await admin.connect();
   for (const workers of [1, 2, 4]) {
     process.stdout.write(`bench: converter with ${workers} worker(s)…\n`);
-    converter[workers] = await benchConverter(convConfig, logDir, workers);
+    converter[workers] = await benchConverter(convConfig, admin, logDir, workers);
   }
+  await admin.disconnect();
   process.stdout.write('bench: raw Cassandra writes…\n');
   const rawCassandra = await benchRawCassandra(real, convConfig, 50_000 * scale);
 

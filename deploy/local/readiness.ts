@@ -1,12 +1,10 @@
 import { Kafka, logLevel } from 'kafkajs';
-import cassandra from 'cassandra-driver';
+import { createCassandraClient } from '../../shared/cassandra/index.js';
 import type { Config } from '../../shared/config/index.js';
+import { cassandraAnswers, kafkaAnswers, registryAnswers } from '../../shared/health/index.js';
 import type { ServerSpec } from './servers.js';
 
-/**
- * One real request per server, the same kind the services make: a Kafka admin call, a CQL query, a
- * schema-registry read. A port that merely accepts connections is not "ready".
- */
+/** Whether a server of the local stack answers, through a throwaway client with short timeouts. */
 export async function probe(name: ServerSpec['name'], config: Config): Promise<boolean> {
   try {
     switch (name) {
@@ -15,7 +13,7 @@ export async function probe(name: ServerSpec['name'], config: Config): Promise<b
       case 'cassandra':
         return await probeCassandra(config);
       case 'registry':
-        return await probeRegistry(config);
+        return await registryAnswers(config.schemaRegistry.url);
     }
   } catch {
     return false;
@@ -33,29 +31,18 @@ async function probeKafka(config: Config): Promise<boolean> {
   }).admin();
   try {
     await admin.connect();
-    const cluster = await admin.describeCluster();
-    return cluster.brokers.length > 0;
+    return await kafkaAnswers(admin);
   } finally {
     await admin.disconnect().catch(() => undefined);
   }
 }
 
 async function probeCassandra(config: Config): Promise<boolean> {
-  const client = new cassandra.Client({
-    contactPoints: [...config.cassandra.contactPoints],
-    localDataCenter: config.cassandra.localDataCenter,
-    socketOptions: { connectTimeout: 2000, readTimeout: 4000 },
-  });
+  const client = createCassandraClient({ contactPoints: config.cassandra.contactPoints, localDataCenter: config.cassandra.localDataCenter });
   try {
     await client.connect();
-    const rs = await client.execute('SELECT release_version FROM system.local');
-    return rs.rows.length === 1;
+    return await cassandraAnswers(client);
   } finally {
     await client.shutdown().catch(() => undefined);
   }
-}
-
-async function probeRegistry(config: Config): Promise<boolean> {
-  const res = await fetch(`${config.schemaRegistry.url}/subjects`, { signal: AbortSignal.timeout(3000) });
-  return res.ok;
 }

@@ -1,10 +1,11 @@
+import type { UsercacheEntry } from '../../shared/events/index.js';
 import { createIdempotentProducer } from '../../shared/kafka/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCql } from '../../shared/cassandra/index.js';
 import { createErrorTimeseries, createTimeseriesReader } from '../../shared/timeseries/index.js';
 import { startGateway, type RunningGateway } from '../../test/helpers/gateway.js';
 import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
-import { convertEntry, type PushedEntry } from './domain/convert-entry.js';
+import { convertEntry } from './domain/convert-entry.js';
 import { createIntakeLog } from './intake-log.js';
 import { replayDeadLetters } from './replay-dead-letters.js';
 import { runConverter, type RunningConverter } from './run-converter.js';
@@ -17,7 +18,7 @@ let env: TestEnv;
 let gw: RunningGateway;
 const intakeDir = mkdtempSync(join(tmpdir(), 'itinera-intake-'));
 
-async function startConverter(convert?: (e: PushedEntry) => ReturnType<typeof convertEntry>): Promise<RunningConverter> {
+async function startConverter(convert?: (e: UsercacheEntry) => ReturnType<typeof convertEntry>): Promise<RunningConverter> {
   const cql = createCql(env.cassandra);
   return runConverter(env.kafka, {
     codec: env.codec,

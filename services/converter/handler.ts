@@ -1,23 +1,11 @@
 import type { EachBatchPayload, KafkaMessage, Producer } from 'kafkajs';
-import { topicName } from '../../shared/events/index.js';
+import { topicName, type UsercacheEntry, type UsercacheRecord } from '../../shared/events/index.js';
 import { sendChunked } from '../../shared/kafka/index.js';
 import type { Logger } from '../../shared/logger/index.js';
 import { valueSubject, type AvroCodec } from '../../shared/schema-registry/index.js';
 import type { DeadLetter, ErrorTimeseries, StoredEntry } from '../../shared/timeseries/index.js';
-import { convertEntry, type Conversion, type PushedEntry } from './domain/convert-entry.js';
+import { convertEntry, type Conversion } from './domain/convert-entry.js';
 import { entryObjectId, type TimeseriesWriter } from './store/cassandra-timeseries-writer.js';
-
-/** The usercache record as the gateway published it (schemas/avro/usercache-entry.avsc). */
-interface UsercacheRecord {
-  user_id: string;
-  key: string;
-  type: string;
-  write_ts: number;
-  platform: string | null;
-  received_ts: number;
-  metadata_json: string;
-  data_json: string;
-}
 
 /** Header set by fix-usercache-processing on replayed dead letters: a success must clear the error row. */
 export const REPLAY_HEADER = 'itinera-replay';
@@ -33,7 +21,7 @@ export interface ConverterDeps {
   intakeLog: Logger;
   onConverted?: (converted: number, failed: number) => void;
   /** The conversion rules; a new version of them is how a conversion bug gets fixed. @defaultValue convertEntry */
-  convert?: (entry: PushedEntry) => Conversion;
+  convert?: (entry: UsercacheEntry) => Conversion;
 }
 
 function bsonUuid(uuid: string) {

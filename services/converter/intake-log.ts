@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { constants, createGzip } from 'node:zlib';
 import Transport from 'winston-transport';
 import winston from 'winston';
-import { webLogLine } from '../gateway/domain/call-log-format.js';
+import { specLineFormat } from '../../shared/logger/index.js';
 
 /** Seconds between gzip flushes: lines become readable by `zcat` within this delay. */
 const FLUSH_INTERVAL_MS = 1000;
@@ -39,7 +39,7 @@ export function createIntakeLog(dir: string, worker: number, level = 'info'): wi
   mkdirSync(dir, { recursive: true });
   return winston.createLogger({
     level,
-    format: winston.format.printf(({ level: l, message }) => webLogLine(Date.now(), l === 'warn' ? 'WARNING' : l, process.pid, String(message))),
+    format: specLineFormat(),
     transports: [new GzipTransport(join(dir, `intake_${worker}.log.gz`))],
   });
 }

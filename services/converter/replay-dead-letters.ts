@@ -1,6 +1,6 @@
 import type { Admin, Producer } from 'kafkajs';
-import { groupName, topicName } from '../../shared/events/index.js';
-import { sendChunked } from '../../shared/kafka/index.js';
+import { groupName, topicName, type UsercacheRecord } from '../../shared/events/index.js';
+import { groupProgress, sendChunked } from '../../shared/kafka/index.js';
 import { valueSubject, type AvroCodec } from '../../shared/schema-registry/index.js';
 import type { DeadLetter, ErrorTimeseries } from '../../shared/timeseries/index.js';
 import { REPLAY_HEADER } from './handler.js';
@@ -49,6 +49,7 @@ export async function replayDeadLetters(deps: ReplayDeps): Promise<ReplayReport>
         key: l.user_id,
         headers: { [REPLAY_HEADER]: '1' },
         value: await deps.codec.encode(valueSubject(usercache), {
+          // The dead letter keeps the entry exactly as published, so the replay is the same record again.
           user_id: l.user_id,
           key: l.key,
           type: l.type,
@@ -57,7 +58,7 @@ export async function replayDeadLetters(deps: ReplayDeps): Promise<ReplayReport>
           received_ts: Date.now() / 1000,
           metadata_json: l.metadata_json,
           data_json: l.data_json,
-        }),
+        } satisfies UsercacheRecord),
       })),
     );
     await sendChunked(deps.producer, usercache, messages);
@@ -65,13 +66,13 @@ export async function replayDeadLetters(deps: ReplayDeps): Promise<ReplayReport>
   }
 
   // Wait until the converter group has committed up to the end of the topic as it was after the replay.
-  const target = new Map((await deps.admin.fetchTopicOffsets(usercache)).map((p) => [p.partition, BigInt(p.high)]));
+  const group = groupName(deps.topicPrefix, 'converter');
+  const target = (await groupProgress(deps.admin, group, usercache)).partitions;
   const deadline = Date.now() + (deps.waitMs ?? 120_000);
   report.caughtUp = false;
   while (Date.now() < deadline) {
-    const [committed] = await deps.admin.fetchOffsets({ groupId: groupName(deps.topicPrefix, 'converter'), topics: [usercache] });
-    const offsets = new Map(committed?.partitions.map((p) => [p.partition, BigInt(p.offset)]) ?? []);
-    if ([...target].every(([partition, high]) => high === 0n || (offsets.get(partition) ?? -1n) >= high)) {
+    const committed = new Map((await groupProgress(deps.admin, group, usercache)).partitions.map((p) => [p.partition, p.committed]));
+    if (target.every(({ partition, high }) => high === 0 || (committed.get(partition) ?? -1) >= high)) {
       report.caughtUp = true;
       break;
     }

@@ -5,8 +5,8 @@ import { createIdempotentProducer, createKafka } from '../../shared/kafka/index.
 import { createLogger } from '../../shared/logger/index.js';
 import { createAvroCodec, createSchemaRegistry } from '../../shared/schema-registry/index.js';
 import { createTimeseriesReader } from '../../shared/timeseries/index.js';
-import { probe } from '../../deploy/local/readiness.js';
 import { createApp } from './app.js';
+import { createDependencyProbes } from './dependency-probes.js';
 import { createUsercachePublisher } from './ingest/kafka-usercache-publisher.js';
 import { createCassandraDocumentReader } from './store/cassandra-document-store.js';
 import { createPipelineStateReader } from './store/cassandra-pipeline-state-reader.js';
@@ -23,6 +23,7 @@ async function main(): Promise<void> {
   const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'itinera-gateway', logger, retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 2000 } });
   const producer = createIdempotentProducer(kafka);
   const codec = createAvroCodec(createSchemaRegistry(config.schemaRegistry.url));
+  const readiness = createDependencyProbes({ kafka, cassandra, registryUrl: config.schemaRegistry.url });
 
   const app = createApp({
     config,
@@ -33,11 +34,7 @@ async function main(): Promise<void> {
     pipeline: createPipelineStateReader(cql),
     publisher: createUsercachePublisher({ producer, codec, topic: topicName(config.kafka.topicPrefix, 'usercache') }),
     webLog,
-    probes: {
-      kafka: () => probe('kafka', config),
-      cassandra: () => probe('cassandra', config),
-      schema_registry: () => probe('registry', config),
-    },
+    probes: readiness.probes,
   });
   const server = app.listen(config.webserver.port, config.webserver.host);
   server.requestTimeout = config.webserver.timeoutSeconds * 1000;
@@ -48,6 +45,7 @@ async function main(): Promise<void> {
     setTimeout(() => process.exit(0), 10_000).unref();
     server.close();
     await producer.disconnect().catch(() => undefined);
+    await readiness.close().catch(() => undefined);
     await cassandra.shutdown().catch(() => undefined);
     process.exit(0);
   };

@@ -1,1 +1,2 @@
 export * from './topics.js';
+export * from './usercache-entry.js';

@@ -1,5 +1,6 @@
 import winston from 'winston';
 import { logLevel, type logCreator } from 'kafkajs';
+import { webLogLine } from './spec-log-format.js';
 
 export type Logger = winston.Logger;
 
@@ -50,4 +51,12 @@ export function kafkajsLogCreator(logger: Logger): logCreator {
       const { message, ...extra } = log;
       child.log(kafkaToWinston[level] ?? 'info', String(message), { namespace, ...extra });
     };
+}
+
+/**
+ * The winston format of the spec's log files (webserver.log, intake_<n>.log.gz). Node runs one JS thread per
+ * process, so the process id stands in for the thread id: it tells interleaved processes apart.
+ */
+export function specLineFormat(): winston.Logform.Format {
+  return winston.format.printf(({ level, message }) => webLogLine(Date.now(), level, process.pid, String(message)));
 }

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupName, topicName } from '../../shared/events/index.js';
-import { createIdempotentProducer } from '../../shared/kafka/index.js';
+import { createIdempotentProducer, groupProgress } from '../../shared/kafka/index.js';
 import { valueSubject } from '../../shared/schema-registry/index.js';
 import { createTimeseriesReader } from '../../shared/timeseries/index.js';
-import { loadRealEntries, makeBatch, toUsercacheRecord } from '../../bench/load.js';
+import { loadRealEntries, makeBatch, toPhoneRecord } from '../../bench/load.js';
 import { sharedDataDir } from '../helpers/shared-data.js';
 import { createTestEnv, waitFor, type TestEnv } from '../helpers/test-env.js';
 
@@ -41,19 +41,6 @@ function startConverterProcess(): ChildProcess {
   });
 }
 
-async function committedAndHigh(): Promise<{ committed: number; high: number }> {
-  const admin = env.kafka.admin();
-  await admin.connect();
-  try {
-    const topic = topicName(env.config.kafka.topicPrefix, 'usercache');
-    const high = (await admin.fetchTopicOffsets(topic)).reduce((s, p) => s + Number(p.high), 0);
-    const [offsets] = await admin.fetchOffsets({ groupId: groupName(env.config.kafka.topicPrefix, 'converter'), topics: [topic] });
-    return { committed: (offsets?.partitions ?? []).reduce((s, p) => s + Math.max(0, Number(p.offset)), 0), high };
-  } finally {
-    await admin.disconnect();
-  }
-}
-
 describe('converter crashes', () => {
   it('When the converter is SIGKILLed three times while 100,000 entries stream through, then exactly 100,000 rows exist, counted by key', async () => {
     const real = loadRealEntries(sharedDataDir());
@@ -62,6 +49,10 @@ describe('converter crashes', () => {
     const expected: Record<string, number> = {};
     const producer = createIdempotentProducer(env.kafka);
     await producer.connect();
+    const admin = env.kafka.admin();
+    await admin.connect();
+    const group = groupName(env.config.kafka.topicPrefix, 'converter');
+    const committedAndHigh = () => groupProgress(admin, group, topic);
 
     // Stream the entries in while the converter runs and dies.
     const streaming = (async () => {
@@ -75,7 +66,7 @@ describe('converter crashes', () => {
           const messages = await Promise.all(
             batch.slice(i, i + 2500).map(async (e) => ({
               key: user,
-              value: await env.codec.encode(valueSubject(topic), toUsercacheRecord(user, e)),
+              value: await env.codec.encode(valueSubject(topic), toPhoneRecord(user, e)),
             })),
           );
           await producer.send({ topic, acks: -1, messages });
@@ -106,6 +97,7 @@ describe('converter crashes', () => {
     }, 240_000, 'the converter to finish');
     converter.kill('SIGTERM');
     await new Promise((r) => (converter.exitCode !== null ? r(null) : converter.once('exit', r)));
+    await admin.disconnect();
 
     const reader = createTimeseriesReader(env.cql);
     const stored: Record<string, number> = {};

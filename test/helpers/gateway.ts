@@ -8,8 +8,8 @@ import { createCql } from '../../shared/cassandra/index.js';
 import { topicName } from '../../shared/events/index.js';
 import { createSchemaRegistry, createAvroCodec } from '../../shared/schema-registry/index.js';
 import { createTimeseriesReader } from '../../shared/timeseries/index.js';
-import { probe } from '../../deploy/local/readiness.js';
 import { createApp, type GatewayDeps } from '../../services/gateway/app.js';
+import { createDependencyProbes } from '../../services/gateway/dependency-probes.js';
 import { createUsercachePublisher } from '../../services/gateway/ingest/kafka-usercache-publisher.js';
 import { createCassandraDocumentReader } from '../../services/gateway/store/cassandra-document-store.js';
 import { createPipelineStateReader } from '../../services/gateway/store/cassandra-pipeline-state-reader.js';
@@ -39,6 +39,7 @@ export async function startGateway(env: TestEnv, overrides: Partial<GatewayDeps>
   const cql = createCql(env.cassandra);
   const producer = createIdempotentProducer((overrides.kafka ?? env.kafka));
   const codec = createAvroCodec(createSchemaRegistry(env.config.schemaRegistry.url));
+  const readiness = createDependencyProbes({ kafka: env.kafka, cassandra: env.cassandra, registryUrl: env.config.schemaRegistry.url });
   const app = createApp({
     config: env.config,
     users: createCassandraUserStore(cql),
@@ -48,11 +49,7 @@ export async function startGateway(env: TestEnv, overrides: Partial<GatewayDeps>
     pipeline: createPipelineStateReader(cql),
     publisher: createUsercachePublisher({ producer, codec, topic: topicName(env.config.kafka.topicPrefix, 'usercache'), sendTimeoutMs: 8000 }),
     webLog,
-    probes: {
-      kafka: () => probe('kafka', env.config),
-      cassandra: () => probe('cassandra', env.config),
-      schema_registry: () => probe('registry', env.config),
-    },
+    probes: readiness.probes,
     stdout: out,
     ...overrides,
   });
@@ -87,6 +84,7 @@ export async function startGateway(env: TestEnv, overrides: Partial<GatewayDeps>
     async close() {
       await new Promise((r) => server.close(r));
       await producer.disconnect().catch(() => undefined);
+      await readiness.close().catch(() => undefined);
       webLog.close();
     },
   };

@@ -1,13 +1,14 @@
+import type { UsercacheEntry } from '../../../shared/events/index.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { convertEntry, type PushedEntry } from './convert-entry.js';
+import { convertEntry } from './convert-entry.js';
 import { isoLocal, localDate } from './local-time.js';
 import { sharedDataDir } from '../../../test/helpers/shared-data.js';
 
 const dataDir = sharedDataDir();
 
-function pushed(raw: { metadata: Record<string, unknown>; data: Record<string, unknown> }): PushedEntry {
+function pushed(raw: { metadata: Record<string, unknown>; data: Record<string, unknown> }): UsercacheEntry {
   const m = raw.metadata;
   return {
     key: String(m['key']),
@@ -80,7 +81,7 @@ describe('convertEntry failures are values with a reason', () => {
     [{ ...sample('android.transition.json'), data: { currState: 'local.state.start', transition: 'MY_FAKE_TRANSITION' } }, /unknown transition/],
     [{ ...sample('ios.activity.json'), data: { confidence: 'high', walking: true, cycling: true } }, /two motion flags/],
   ])('When the entry is broken (%#), then the reason says why', (entry, reason) => {
-    const result = convertEntry(entry as PushedEntry);
+    const result = convertEntry(entry as UsercacheEntry);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.reason).toMatch(reason);
   });

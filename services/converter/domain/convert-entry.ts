@@ -1,15 +1,6 @@
 import { confidenceByWord, MotionType, motionByIosFlag, stateByName, transitionByName } from './enums.js';
 import { isKnownTimeZone, isoLocal, localDate } from './local-time.js';
-
-/** An entry as the gateway accepted it (see schemas/avro/usercache-entry.avsc). */
-export interface PushedEntry {
-  key: string;
-  type: string;
-  writeTs: number;
-  platform: string | null;
-  metadata: Record<string, unknown>;
-  data: Record<string, unknown>;
-}
+import type { UsercacheEntry } from '../../../shared/events/index.js';
 
 /** The same entry in timeseries form. `key` may differ (Android `background/activity` is a motion activity). */
 export interface ConvertedEntry {
@@ -41,13 +32,13 @@ function withTimes(ts: number, timeZone: string, data: Record<string, unknown>):
   return { ...data, ts, local_dt: localDate(ts, timeZone), fmt_time: isoLocal(ts, timeZone) };
 }
 
-function timeZoneOf(e: PushedEntry): string | undefined {
+function timeZoneOf(e: UsercacheEntry): string | undefined {
   const tz = e.metadata['time_zone'];
   if (typeof tz === 'string' && tz.length > 0) return tz;
   return e.platform === 'android' ? ANDROID_DEFAULT_TIME_ZONE : undefined;
 }
 
-function convertLocation(e: PushedEntry, tz: string): Conversion {
+function convertLocation(e: UsercacheEntry, tz: string): Conversion {
   const d = e.data;
   if (!isFiniteNumber(d['ts'])) return fail(`${e.key} has no numeric data.ts`);
   const loc = d['loc'] as { coordinates?: unknown } | undefined;
@@ -64,7 +55,7 @@ function convertLocation(e: PushedEntry, tz: string): Conversion {
   return ok(e, e.key, d['ts'], withTimes(d['ts'], tz, data));
 }
 
-function convertAndroidActivity(e: PushedEntry, tz: string): Conversion {
+function convertAndroidActivity(e: UsercacheEntry, tz: string): Conversion {
   const d = e.data;
   const typeField = ANDROID_ACTIVITY_TYPE_FIELDS.find((f) => isFiniteNumber(d[f]));
   const type = typeField ? d[typeField] : d['type'];
@@ -75,7 +66,7 @@ function convertAndroidActivity(e: PushedEntry, tz: string): Conversion {
   return ok(e, 'background/motion_activity', ts, withTimes(ts, tz, { type, confidence: isFiniteNumber(confidence) ? confidence : null }));
 }
 
-function convertIosActivity(e: PushedEntry, tz: string): Conversion {
+function convertIosActivity(e: UsercacheEntry, tz: string): Conversion {
   const d = e.data;
   const flags = Object.keys(motionByIosFlag).filter((f) => d[f] === true);
   let type: number;
@@ -90,7 +81,7 @@ function convertIosActivity(e: PushedEntry, tz: string): Conversion {
   return ok(e, e.key, ts, withTimes(ts, tz, { ...d, type, confidence, confidence_level: typeof word === 'string' ? word : d['confidence_level'] }));
 }
 
-function convertMotionActivity(e: PushedEntry, tz: string): Conversion {
+function convertMotionActivity(e: UsercacheEntry, tz: string): Conversion {
   if (isFiniteNumber(e.data['type'])) {
     const ts = isFiniteNumber(e.data['ts']) ? e.data['ts'] : e.writeTs;
     return ok(e, e.key, ts, withTimes(ts, tz, e.data));
@@ -98,7 +89,7 @@ function convertMotionActivity(e: PushedEntry, tz: string): Conversion {
   return e.platform === 'ios' ? convertIosActivity(e, tz) : convertAndroidActivity(e, tz);
 }
 
-function convertTransition(e: PushedEntry, tz: string): Conversion {
+function convertTransition(e: UsercacheEntry, tz: string): Conversion {
   const d = e.data;
   const ts = isFiniteNumber(d['ts']) ? d['ts'] : e.writeTs;
   if (isFiniteNumber(d['curr_state'])) return ok(e, e.key, ts, withTimes(ts, tz, d));
@@ -115,12 +106,12 @@ function convertTransition(e: PushedEntry, tz: string): Conversion {
   return ok(e, e.key, ts, withTimes(ts, tz, { curr_state: state, transition }));
 }
 
-function convertTimed(e: PushedEntry, tz: string): Conversion {
+function convertTimed(e: UsercacheEntry, tz: string): Conversion {
   const ts = isFiniteNumber(e.data['ts']) ? e.data['ts'] : null;
   return ok(e, e.key, ts, ts === null ? e.data : withTimes(ts, tz, e.data));
 }
 
-function ok(e: PushedEntry, key: string, dataTs: number | null, data: Record<string, unknown>): Conversion {
+function ok(e: UsercacheEntry, key: string, dataTs: number | null, data: Record<string, unknown>): Conversion {
   return { ok: true, entry: { key, type: e.type, writeTs: e.writeTs, dataTs, metadata: e.metadata, data } };
 }
 
@@ -129,7 +120,7 @@ function ok(e: PushedEntry, key: string, dataTs: number | null, data: Record<str
  * in timeseries form (exports, replays) pass through the same checks and come out unchanged in substance.
  * Never throws: a failure is a value, and the caller sends it to the error timeseries.
  */
-export function convertEntry(e: PushedEntry): Conversion {
+export function convertEntry(e: UsercacheEntry): Conversion {
   if (e.platform === null || !PLATFORMS.has(e.platform)) return fail(`unknown platform ${JSON.stringify(e.platform)}`);
   const tz = timeZoneOf(e);
   if (tz === undefined) return fail(`${e.platform} entry ${e.key} has no metadata.time_zone`);
@@ -148,7 +139,7 @@ export function convertEntry(e: PushedEntry): Conversion {
   return { ok: true, entry: { ...result.entry, metadata } };
 }
 
-function dispatch(e: PushedEntry, tz: string): Conversion {
+function dispatch(e: UsercacheEntry, tz: string): Conversion {
   switch (e.key) {
     case 'background/location':
     case 'background/filtered_location':

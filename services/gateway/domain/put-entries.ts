@@ -1,12 +1,4 @@
-/** An entry as accepted from `/usercache/put`, envelope validated and timestamps in seconds. */
-export interface AcceptedEntry {
-  key: string;
-  type: string;
-  writeTs: number;
-  platform: string | null;
-  metadata: Record<string, unknown>;
-  data: Record<string, unknown>;
-}
+import type { UsercacheEntry } from '../../../shared/events/index.js';
 
 /** Why a request was refused, naming the first bad entry, so a developer can find it in a 10,000-entry batch. */
 export class PutRejection {
@@ -34,7 +26,7 @@ function defaultType(key: string): string {
   return key.startsWith('background/') ? 'sensor-data' : 'message';
 }
 
-function checkEntry(raw: unknown, index: number): AcceptedEntry | PutRejection {
+function checkEntry(raw: unknown, index: number): UsercacheEntry | PutRejection {
   const where = `phone_to_server[${index}]`;
   if (!isPlainObject(raw)) return new PutRejection(`${where} must be an object`, index);
   const { metadata, data } = raw;
@@ -69,12 +61,12 @@ function checkEntry(raw: unknown, index: number): AcceptedEntry | PutRejection {
  * never has to guess which part was stored. Payloads are not judged here; the converter does that and sends
  * what it cannot convert to the error timeseries.
  */
-export function acceptPutEntries(list: unknown, maxEntries: number): AcceptedEntry[] | PutRejection {
+export function acceptPutEntries(list: unknown, maxEntries: number): UsercacheEntry[] | PutRejection {
   if (!Array.isArray(list)) return new PutRejection('phone_to_server must be a list of entries', null);
   if (list.length > maxEntries) {
     return new PutRejection(`phone_to_server holds ${list.length} entries; at most ${maxEntries} per call`, null);
   }
-  const accepted: AcceptedEntry[] = [];
+  const accepted: UsercacheEntry[] = [];
   for (let i = 0; i < list.length; i += 1) {
     const result = checkEntry(list[i], i);
     if (result instanceof PutRejection) return result;

@@ -2,11 +2,11 @@ import type { Producer, RecordMetadata } from 'kafkajs';
 import { DependencyUnavailableError } from '../../../shared/errors/index.js';
 import { sendChunked } from '../../../shared/kafka/index.js';
 import { valueSubject, type AvroCodec } from '../../../shared/schema-registry/index.js';
-import type { AcceptedEntry } from '../domain/put-entries.js';
+import { toUsercacheRecord, type UsercacheEntry } from '../../../shared/events/index.js';
 
 export interface UsercachePublisher {
   /** Resolves only once Kafka acknowledged every entry on all in-sync replicas. */
-  publish(userId: string, entries: readonly AcceptedEntry[]): Promise<RecordMetadata[]>;
+  publish(userId: string, entries: readonly UsercacheEntry[]): Promise<RecordMetadata[]>;
 }
 
 export interface PublisherDeps {
@@ -53,16 +53,7 @@ export function createUsercachePublisher({ producer, codec, topic, sendTimeoutMs
           const messages = await Promise.all(
             entries.map(async (e) => ({
               key: userId,
-              value: await codec.encode(subject, {
-                user_id: userId,
-                key: e.key,
-                type: e.type,
-                write_ts: e.writeTs,
-                platform: e.platform,
-                received_ts: receivedTs,
-                metadata_json: JSON.stringify(e.metadata),
-                data_json: JSON.stringify(e.data),
-              }),
+              value: await codec.encode(subject, toUsercacheRecord(userId, e, receivedTs)),
             })),
           );
           return sendChunked(producer, topic, messages, { timeout: sendTimeoutMs });

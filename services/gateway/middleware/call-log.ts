@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { endLine, startLine } from '../domain/call-log-format.js';
+import { endLine, startLine } from '../../../shared/logger/index.js';
 import type { WebLog } from '../web-log.js';
 import type { GatewayState } from '../gateway-state.js';
 

@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import type { RecordMetadata } from 'kafkajs';
 import { ValidationError } from '../../../shared/errors/index.js';
-import { acceptPutEntries, PutRejection, type AcceptedEntry } from '../domain/put-entries.js';
+import type { UsercacheEntry } from '../../../shared/events/index.js';
+import { acceptPutEntries, PutRejection } from '../domain/put-entries.js';
 import type { GatewayState } from '../gateway-state.js';
 import type { UsercachePublisher } from '../ingest/kafka-usercache-publisher.js';
 import type { DocumentReader } from '../store/cassandra-document-store.js';
@@ -18,7 +19,7 @@ export interface UsercacheDeps extends IdentifyDeps {
 }
 
 /** The identity of an entry: (type, key, write_ts) within a user. */
-function identity(e: AcceptedEntry): string {
+function identity(e: UsercacheEntry): string {
   return `${e.type}\u0000${e.key}\u0000${e.writeTs}`;
 }
 
@@ -27,19 +28,17 @@ function identity(e: AcceptedEntry): string {
  * `updatedExisting` is true for an entry whose identity came earlier in the same batch; across calls, the
  * timeseries upsert makes a re-push overwrite the same row.
  */
-function logEntryResults(webLog: WebLog, userId: string, entries: readonly AcceptedEntry[], acks: RecordMetadata[]): void {
+function logEntryResults(webLog: WebLog, userId: string, entries: readonly UsercacheEntry[], acks: RecordMetadata[]): void {
   if (!webLog.isLevelEnabled('debug')) return;
   const ack = acks[0];
   const base = ack ? Number(ack.baseOffset ?? ack.offset ?? 0) : 0;
   const seen = new Set<string>();
-  const lines: string[] = [];
   entries.forEach((e, i) => {
     const id = identity(e);
     const result = { n: 1, ok: 1, updatedExisting: seen.has(id), topic: ack?.topicName, partition: ack?.partition, offset: base + i };
     seen.add(id);
-    lines.push(`Updated result for user = ${userId}, key = ${e.key}, write_ts = ${e.writeTs} = ${JSON.stringify(result)}`);
+    webLog.debug(`Updated result for user = ${userId}, key = ${e.key}, write_ts = ${e.writeTs} = ${JSON.stringify(result)}`);
   });
-  for (const line of lines) webLog.debug(line);
 }
 
 export function usercacheRoutes(deps: UsercacheDeps): Router<GatewayState> {

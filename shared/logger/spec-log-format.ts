@@ -1,5 +1,5 @@
 /**
- * The spec's call log lines. Python's `datetime.now()` prints local time as `2025-04-16 06:51:11.065932`;
+ * The spec's log line formats, shared by the gateway's call log and web server log and the pipeline's intake log. Python's `datetime.now()` prints local time as `2025-04-16 06:51:11.065932`;
  * the web log's `asctime` prints `2025-04-16 23:24:54,144`. Microseconds come from a high-resolution clock
  * offset so consecutive lines stay ordered.
  */
@@ -32,6 +32,10 @@ export function endLine(epochMicros: number, method: string, path: string, userU
   return `END ${formatMicros(epochMicros)} ${method} ${path} ${userUuid ?? ''} ${durationSeconds}`;
 }
 
+/** Python logging's level names, which e-mission's logs carry. */
+const PYTHON_LEVELS: Record<string, string> = { error: 'ERROR', warn: 'WARNING', info: 'INFO', debug: 'DEBUG' };
+
+/** `<asctime>:<LEVEL>:<thread_id>:<message>`, Python's `%(asctime)s:%(levelname)s:%(thread)d:%(message)s`. */
 export function webLogLine(epochMs: number, level: string, threadId: number, message: string): string {
-  return `${formatAsctime(epochMs)}:${level.toUpperCase()}:${threadId}:${message}`;
+  return `${formatAsctime(epochMs)}:${PYTHON_LEVELS[level] ?? level.toUpperCase()}:${threadId}:${message}`;
 }
