@@ -1,2 +1,3 @@
 export * from './topics.js';
 export * from './usercache-entry.js';
+export * from './emission-enums.js';

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { convertEntry } from './convert-entry.js';
-import { isoLocal, localDate } from './local-time.js';
+import { isoLocal, localDate } from '../../../shared/time/local-time.js';
 import { sharedDataDir } from '../../../test/helpers/shared-data.js';
 
 const dataDir = sharedDataDir();

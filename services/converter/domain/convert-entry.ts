@@ -1,5 +1,5 @@
-import { confidenceByWord, MotionType, motionByIosFlag, stateByName, transitionByName } from './enums.js';
-import { isKnownTimeZone, isoLocal, localDate } from './local-time.js';
+import { confidenceByWord, MotionType, motionByIosFlag, stateByName, transitionByName } from '../../../shared/events/emission-enums.js';
+import { isKnownTimeZone, isoLocal, localDate } from '../../../shared/time/local-time.js';
 import type { UsercacheEntry } from '../../../shared/events/index.js';
 
 /** The same entry in timeseries form. `key` may differ (Android `background/activity` is a motion activity). */

@@ -1,0 +1,141 @@
+import { MotionType } from '../../../../shared/events/emission-enums.js';
+import { isoLocal, localDate } from '../../../../shared/time/local-time.js';
+import type { LonLat } from '../geo.js';
+import type { BuiltTrip } from '../timeline/build-trips.js';
+import { objectId } from './object-id.js';
+
+/** The sensed mode as the phone app reads it: the e-mission enum's string form. */
+export function modeName(mode: number): string {
+  return Object.entries(MotionType).find(([, v]) => v === mode)?.[0] ?? 'UNKNOWN';
+}
+
+const point = (loc: LonLat) => ({ type: 'Point', coordinates: [loc[0], loc[1]] });
+const oid = (id: string) => ({ $oid: id });
+
+function timeFields(prefix: string, ts: number, timeZone: string): Record<string, unknown> {
+  return {
+    [`${prefix}_ts`]: ts,
+    [`${prefix}_local_dt`]: localDate(ts, timeZone),
+    [`${prefix}_fmt_time`]: isoLocal(ts, timeZone),
+  };
+}
+
+export interface TripIds {
+  trip: string;
+  startPlace: string;
+  endPlace: string;
+}
+
+/** Ids of a trip and the places around it; a place is named after the trip it precedes or follows. */
+export function tripIds(userId: string, trip: BuiltTrip, previous: BuiltTrip | undefined): TripIds {
+  return {
+    trip: objectId(userId, 'trip', trip.rawStartTs),
+    startPlace: previous ? objectId(userId, 'place', previous.rawStartTs) : objectId(userId, 'first-place', trip.rawStartTs),
+    endPlace: objectId(userId, 'place', trip.rawStartTs),
+  };
+}
+
+/**
+ * One trip in the shape of e-mission's `/timeline/getTrips` and `diary/trips-<date>` documents (§5): a
+ * FeatureCollection holding the start place, the end place, one Feature per stop, and one FeatureCollection per
+ * section. `previous` and `next` are the user's neighbouring trips, which bound the places' stays.
+ */
+export function tripToGeojson(userId: string, trip: BuiltTrip, previous: BuiltTrip | undefined, next: BuiltTrip | undefined) {
+  const tz = trip.timeZone;
+  const ids = tripIds(userId, trip, previous);
+  const sectionIds = trip.sections.map((s) => objectId(userId, 'section', s.startTs));
+  const stopIds = trip.stops.map((s) => objectId(userId, 'stop', s.enterTs));
+  const nextIds = next ? tripIds(userId, next, trip) : undefined;
+
+  const startPlace = {
+    type: 'Feature',
+    id: ids.startPlace,
+    geometry: point(previous ? previous.endLoc : trip.startLoc),
+    properties: {
+      source: trip.source,
+      ...(previous ? { ...timeFields('enter', previous.endTs, previous.timeZone), ending_trip: oid(tripIds(userId, previous, undefined).trip) } : {}),
+      ...timeFields('exit', trip.startTs, tz),
+      ...(previous ? { duration: trip.startTs - previous.endTs } : {}),
+      starting_trip: oid(ids.trip),
+      feature_type: 'start_place',
+    },
+  };
+  const endPlace = {
+    type: 'Feature',
+    id: ids.endPlace,
+    geometry: point(trip.endLoc),
+    properties: {
+      source: trip.source,
+      ...timeFields('enter', trip.endTs, tz),
+      ending_trip: oid(ids.trip),
+      ...(next && nextIds ? { ...timeFields('exit', next.startTs, next.timeZone), duration: next.startTs - trip.endTs, starting_trip: oid(nextIds.trip) } : {}),
+      feature_type: 'end_place',
+    },
+  };
+  const stops = trip.stops.map((s, i) => ({
+    type: 'Feature',
+    id: stopIds[i],
+    geometry: { type: 'LineString', coordinates: [[...s.enterLoc], [...s.exitLoc]] },
+    properties: {
+      trip_id: oid(ids.trip),
+      source: 'SmoothedHighConfidenceMotion',
+      ending_section: oid(sectionIds[i]!),
+      starting_section: oid(sectionIds[i + 1]!),
+      ...timeFields('enter', s.enterTs, tz),
+      enter_loc: point(s.enterLoc),
+      ...timeFields('exit', s.exitTs, tz),
+      exit_loc: point(s.exitLoc),
+      duration: s.duration,
+      distance: s.distance,
+      feature_type: 'stop',
+    },
+  }));
+  const sections = trip.sections.map((s, i) => ({
+    type: 'FeatureCollection',
+    features: [
+      {
+        type: 'Feature',
+        id: sectionIds[i],
+        geometry: { type: 'LineString', coordinates: s.coordinates.map((c) => [c[0], c[1]]) },
+        properties: {
+          times: s.times,
+          timestamps: s.times.map((t) => Math.round(t * 1000)),
+          source: 'SmoothedHighConfidenceMotion',
+          trip_id: oid(ids.trip),
+          ...timeFields('start', s.startTs, tz),
+          ...timeFields('end', s.endTs, tz),
+          duration: s.duration,
+          speeds: s.speeds,
+          distances: s.distances,
+          distance: s.distance,
+          sensed_mode: `MotionTypes.${modeName(s.mode)}`,
+          ...(i > 0 ? { start_stop: oid(stopIds[i - 1]!) } : {}),
+          ...(i < trip.stops.length ? { end_stop: oid(stopIds[i]!) } : {}),
+          feature_type: 'section',
+        },
+      },
+    ],
+  }));
+  return {
+    type: 'FeatureCollection',
+    id: ids.trip,
+    features: [startPlace, endPlace, ...stops, ...sections],
+    properties: {
+      source: trip.source,
+      ...timeFields('start', trip.startTs, tz),
+      ...timeFields('end', trip.endTs, tz),
+      start_loc: point(trip.startLoc),
+      end_loc: point(trip.endLoc),
+      duration: trip.duration,
+      distance: trip.distance,
+      start_place: oid(ids.startPlace),
+      end_place: oid(ids.endPlace),
+      feature_type: 'trip',
+    },
+  };
+}
+
+/** The trip-local date a trip belongs to ("what the user experienced"): its start in its own time zone. */
+export function tripLocalDate(trip: Pick<BuiltTrip, 'startTs' | 'timeZone'>): string {
+  return (isoLocal(trip.startTs, trip.timeZone) ?? new Date(trip.startTs * 1000).toISOString()).slice(0, 10);
+}

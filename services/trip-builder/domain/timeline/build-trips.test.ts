@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { modeName, tripLocalDate, tripToGeojson } from '../diary/trip-geojson.js';
+import { toObservations } from '../observations.js';
+import { loadGroundTruth, loadRealDay, REAL_DAYS } from '../../../../test/helpers/real-days.js';
+import { buildTrips } from './build-trips.js';
+import { type ReferenceTrip, scoreDay } from './evaluate.js';
+
+function groundTruth(day: string): ReferenceTrip[] {
+  return loadGroundTruth(day).map((t) => ({
+    startTs: t.properties['start_ts'],
+    endTs: t.properties['end_ts'],
+    startLoc: t.properties['start_loc'].coordinates,
+    endLoc: t.properties['end_loc'].coordinates,
+    modes: t.features.filter((f) => f.type === 'FeatureCollection').map((f) => String(f.features[0].properties.sensed_mode).split('.')[1]!),
+  }));
+}
+
+describe('buildTrips on the real days (issue 5 acceptance)', () => {
+  const scores = REAL_DAYS.map((day) => {
+    const built = buildTrips(toObservations(loadRealDay(day)), undefined).trips;
+    return { day, built, score: scoreDay(built.map((t) => ({ ...t, modeNames: t.sections.map((s) => modeName(s.mode)) })), groundTruth(day)) };
+  });
+
+  it.each(REAL_DAYS)('%s: ≥ 90%% of the ground-truth trips matched and ≥ 90%% of the returned trips match one', (day) => {
+    const { score } = scores.find((s) => s.day === day)!;
+    expect(score.matchedExpected / score.expected).toBeGreaterThanOrEqual(0.9);
+    expect(score.matchedReturned / score.returned).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('≥ 80% of matched trips have the ground truth sections and sensed modes', () => {
+    const matched = scores.reduce((a, s) => a + s.score.matchedExpected, 0);
+    const same = scores.reduce((a, s) => a + s.score.sameSections, 0);
+    expect(same / matched).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it('renders trips in the diary shape: places, stops, one FeatureCollection per section with equal-length arrays', () => {
+    const { built } = scores.find((s) => s.day === 'shankari_2015-aug-27')!;
+    const json = tripToGeojson('u1', built[6]!, built[5], built[7]);
+    expect(json.properties).toMatchObject({ feature_type: 'trip', source: 'DwellSegmentationTimeFilter' });
+    expect(json.features.map((f) => ('properties' in f ? f.properties.feature_type : 'section'))).toEqual([
+      'start_place',
+      'end_place',
+      'stop',
+      'stop',
+      'stop',
+      'section',
+      'section',
+      'section',
+      'section',
+    ]);
+    for (const fc of json.features.filter((f) => f.type === 'FeatureCollection')) {
+      const section = (fc as { features: { geometry: { coordinates: unknown[] }; properties: Record<string, any> }[] }).features[0]!;
+      const p = section.properties;
+      expect(p['times'].length).toBe(section.geometry.coordinates.length);
+      expect(p['speeds'].length).toBe(p['times'].length);
+      expect(p['distances'].length).toBe(p['times'].length);
+      expect(p['times'][0]).toBe(p['start_ts']);
+      expect(p['times'].at(-1)).toBe(p['end_ts']);
+      expect(p['sensed_mode']).toMatch(/^MotionTypes\./);
+    }
+    expect(tripLocalDate(built[0]!)).toBe('2015-08-27');
+  });
+});

@@ -1,0 +1,115 @@
+import { haversine, type LonLat } from '../geo.js';
+import type { LocationPoint, Observations } from '../observations.js';
+import { type CleanedSection, type CleanedStop, cleanTrip, MIN_TRIP_DISTANCE_M, type PlaceAnchor } from '../cleaning/clean-trip.js';
+import { ANDROID_EVIDENCE, IOS_EVIDENCE } from '../sections/motion-changes.js';
+import { segmentSections } from '../sections/segment-sections.js';
+import { type SegmenterName, segmentTrips } from '../segmentation/segment-trips.js';
+import { firstAfter, isRestartBetween } from '../segmentation/restart-checking.js';
+
+/**
+ * Untracked time: the user reappears far from the place they were last seen, yet too slowly for a trip, so the
+ * phone was not tracking in between (battery dead, app killed). The new trip then starts from a fresh place
+ * where it was first seen, not from the old one. Thresholds per dwell filter; the speed is a slow walk.
+ */
+const UNTRACKED_MIN_DISTANCE_M: Record<SegmenterName, number> = { DwellSegmentationTimeFilter: 2500, DwellSegmentationDistFilter: 1200 };
+const UNTRACKED_MAX_SPEED_MS = 3000 / 3600;
+
+/** A trip as the diary shows it: cleaned, resampled, with its sections and the stops between them. */
+export interface BuiltTrip {
+  source: SegmenterName;
+  /** The raw segmentation bounds (first and last fix), which identify the trip across rebuilds. */
+  rawStartTs: number;
+  rawEndTs: number;
+  startTs: number;
+  endTs: number;
+  startLoc: LonLat;
+  endLoc: LonLat;
+  duration: number;
+  distance: number;
+  timeZone: string;
+  /** The place the user left on this trip, as the segmentation saw it: where a rebuild from this trip starts. */
+  placeBefore: PlaceAnchor | undefined;
+  sections: CleanedSection[];
+  stops: CleanedStop[];
+}
+
+/** Where the next build of this user's timeline starts, and the place the user is at then. */
+export interface ResumePoint {
+  fromTs: number;
+  place: PlaceAnchor | undefined;
+}
+
+export interface TimelineBuild {
+  trips: BuiltTrip[];
+  /**
+   * Where the next build must start: the first fix of the trip still open at the end of the data, else the first
+   * fix of the last trip found. A segmenter holds no state at a trip's first fix, so building again from there
+   * with more data gives what one build over all the data would. Undefined when no trip was found at all.
+   */
+  resume: ResumePoint | undefined;
+}
+
+/**
+ * Builds the trips in a window of one user's observations. `startPlace` is where the user was when the window
+ * begins (the end of the trip before it), if known. The result depends only on the observations, never on how
+ * they were batched: callers start a window at the first fix of a trip, where the segmenters hold no state.
+ */
+export function buildTrips(obs: Observations, startPlace: PlaceAnchor | undefined): TimelineBuild {
+  const { locations, motions } = obs;
+  const segmentation = segmentTrips(obs);
+  const trips: BuiltTrip[] = [];
+  let place = startPlace;
+  let resume: ResumePoint | undefined;
+  for (const found of segmentation.trips) {
+    const points = locations.slice(found.startIndex, found.endIndex + 1);
+    const first = points[0]!;
+    const last = points[points.length - 1]!;
+    resume = { fromTs: first.ts, place };
+    const placeBefore = place;
+    if (place && wasUntracked(place, first, found.source, obs.transitions)) place = { enterTs: first.ts, loc: first.loc };
+    const tripMotions = motions.slice(firstAfter(motions, first.ts - 1e-9), firstAfter(motions, last.ts));
+    const evidence = found.source === 'DwellSegmentationDistFilter' ? IOS_EVIDENCE : ANDROID_EVIDENCE;
+    const fromPlace = place ? haversine(place.loc, last.loc) : haversine(first.loc, last.loc);
+    const cuts = segmentSections(points, tripMotions, evidence, fromPlace);
+    const cleaned = cuts.length > 0 ? cleanTrip(points, cuts, place) : undefined;
+    place = { enterTs: last.ts, loc: last.loc };
+    if (!cleaned) continue;
+    const trip = toTrip(found.source, points, placeBefore, cleaned.sections, cleaned.stops);
+    if (trip.distance < MIN_TRIP_DISTANCE_M) continue;
+    trips.push(trip);
+  }
+  if (segmentation.openTripStart !== undefined) resume = { fromTs: locations[segmentation.openTripStart]!.ts, place };
+  return { trips, resume };
+}
+
+function wasUntracked(place: PlaceAnchor, first: LocationPoint, source: SegmenterName, transitions: Observations['transitions']): boolean {
+  if (isRestartBetween(transitions, place.enterTs, first.ts)) return true;
+  const distance = haversine(place.loc, first.loc);
+  const elapsed = first.ts - place.enterTs;
+  return distance >= UNTRACKED_MIN_DISTANCE_M[source] && elapsed > 0 && distance / elapsed <= UNTRACKED_MAX_SPEED_MS;
+}
+
+function toTrip(
+  source: SegmenterName,
+  points: LocationPoint[],
+  placeBefore: PlaceAnchor | undefined,
+  sections: CleanedSection[], stops: CleanedStop[]): BuiltTrip {
+  const first = sections[0]!;
+  const last = sections[sections.length - 1]!;
+  const distance = sections.reduce((s, x) => s + x.distance, 0) + stops.reduce((s, x) => s + x.distance, 0);
+  return {
+    source,
+    rawStartTs: points[0]!.ts,
+    rawEndTs: points[points.length - 1]!.ts,
+    startTs: first.startTs,
+    endTs: last.endTs,
+    startLoc: first.startLoc,
+    endLoc: last.endLoc,
+    duration: last.endTs - first.startTs,
+    distance,
+    timeZone: points[0]!.timeZone,
+    placeBefore,
+    sections,
+    stops,
+  };
+}

@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sharedDataDir } from './shared-data.js';
+import type { TimeseriesLike } from '../../services/trip-builder/domain/observations.js';
+
+export const REAL_DAYS = [
+  'shankari_2015-aug-27',
+  'shankari_2015-08-23',
+  'shankari_2016-08-10',
+  'gabe_2016-06-15',
+  'iphone_2016-02-22',
+] as const;
+
+export function loadRealDay(name: string): TimeseriesLike[] {
+  return JSON.parse(readFileSync(join(sharedDataDir(), 'emission-real-days', `${name}.json`), 'utf8')) as TimeseriesLike[];
+}
+
+export interface GroundTruthTrip {
+  properties: Record<string, any>;
+  features: any[];
+}
+
+export function loadGroundTruth(name: string): GroundTruthTrip[] {
+  const raw = JSON.parse(readFileSync(join(sharedDataDir(), 'emission-real-days', `${name}.ground_truth.json`), 'utf8'));
+  return raw.data as GroundTruthTrip[];
+}
