@@ -11,6 +11,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const services = [
   { name: 'gateway', args: [join(here, 'gateway/main.ts')] },
   { name: 'converter', args: [join(here, 'converter/main.ts'), '0'] },
+  { name: 'trip-builder', args: [join(here, 'trip-builder/main.ts'), '0'] },
 ];
 const running = new Map<string, ChildProcess>();
 let stopping = false;

@@ -6,7 +6,7 @@ import { createErrorTimeseries, createTimeseriesReader } from '../../shared/time
 import { startGateway, type RunningGateway } from '../../test/helpers/gateway.js';
 import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
 import { convertEntry } from './domain/convert-entry.js';
-import { createIntakeLog } from './intake-log.js';
+import { createIntakeLog } from '../../shared/logger/intake-log.js';
 import { replayDeadLetters } from './replay-dead-letters.js';
 import { runConverter, type RunningConverter } from './run-converter.js';
 import { createTimeseriesWriter } from './store/cassandra-timeseries-writer.js';

@@ -4,7 +4,7 @@ import { createKafka } from '../../shared/kafka/index.js';
 import { createLogger } from '../../shared/logger/index.js';
 import { createAvroCodec, createSchemaRegistry } from '../../shared/schema-registry/index.js';
 import { createErrorTimeseries } from '../../shared/timeseries/index.js';
-import { createIntakeLog } from './intake-log.js';
+import { createIntakeLog } from '../../shared/logger/intake-log.js';
 import { runConverter } from './run-converter.js';
 import { createTimeseriesWriter } from './store/cassandra-timeseries-writer.js';
 

@@ -13,6 +13,8 @@ import { profileRoutes } from './routes/profile.js';
 import { resultRoutes } from './routes/results.js';
 import { usercacheRoutes } from './routes/usercache.js';
 import type { DocumentReader } from './store/cassandra-document-store.js';
+import type { DiaryReader } from './store/cassandra-diary-reader.js';
+import { metricsRoutes } from './routes/metrics.js';
 import type { PipelineStateReader } from './store/cassandra-pipeline-state-reader.js';
 import type { ProfileStore } from './store/cassandra-profile-store.js';
 import type { UserStore } from './store/cassandra-user-store.js';
@@ -23,6 +25,7 @@ export interface GatewayDeps {
   users: UserStore;
   profiles: ProfileStore;
   documents: DocumentReader;
+  diary: DiaryReader;
   timeseries: TimeseriesReader;
   pipeline: PipelineStateReader;
   publisher: UsercachePublisher;
@@ -71,7 +74,8 @@ export function createApp(deps: GatewayDeps): Koa<GatewayState> {
     healthRoutes({ probes: deps.probes, metrics }),
     profileRoutes({ ...identify, profiles: deps.profiles, webLog: deps.webLog }),
     usercacheRoutes({ ...identify, publisher: deps.publisher, documents: deps.documents, webLog: deps.webLog, onAccepted: (n) => accepted.inc(n) }),
-    resultRoutes({ ...identify, documents: deps.documents, timeseries: deps.timeseries, pipeline: deps.pipeline }),
+    resultRoutes({ ...identify, diary: deps.diary, timeseries: deps.timeseries, pipeline: deps.pipeline }),
+    metricsRoutes({ ...identify, diary: deps.diary }),
   ];
   for (const router of routers) app.use(router.routes()).use(router.allowedMethods());
   // Koa's default error listener prints to stderr; ours already printed the stack to stdout (the spec's place).

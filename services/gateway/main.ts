@@ -9,6 +9,7 @@ import { createApp } from './app.js';
 import { createDependencyProbes } from './dependency-probes.js';
 import { createUsercachePublisher } from './ingest/kafka-usercache-publisher.js';
 import { createCassandraDocumentReader } from './store/cassandra-document-store.js';
+import { createCassandraDiaryReader } from './store/cassandra-diary-reader.js';
 import { createPipelineStateReader } from './store/cassandra-pipeline-state-reader.js';
 import { createCassandraProfileStore } from './store/cassandra-profile-store.js';
 import { createCassandraUserStore } from './store/cassandra-user-store.js';
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
     users: createCassandraUserStore(cql),
     profiles: createCassandraProfileStore(cql),
     documents: createCassandraDocumentReader(cql),
+    diary: createCassandraDiaryReader(cql),
     timeseries: createTimeseriesReader(cql),
     pipeline: createPipelineStateReader(cql),
     publisher: createUsercachePublisher({ producer, codec, topic: topicName(config.kafka.topicPrefix, 'usercache') }),

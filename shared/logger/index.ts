@@ -1,2 +1,3 @@
 export * from './create-logger.js';
 export * from './spec-log-format.js';
+export * from './intake-log.js';

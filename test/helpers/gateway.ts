@@ -12,6 +12,7 @@ import { createApp, type GatewayDeps } from '../../services/gateway/app.js';
 import { createDependencyProbes } from '../../services/gateway/dependency-probes.js';
 import { createUsercachePublisher } from '../../services/gateway/ingest/kafka-usercache-publisher.js';
 import { createCassandraDocumentReader } from '../../services/gateway/store/cassandra-document-store.js';
+import { createCassandraDiaryReader } from '../../services/gateway/store/cassandra-diary-reader.js';
 import { createPipelineStateReader } from '../../services/gateway/store/cassandra-pipeline-state-reader.js';
 import { createCassandraProfileStore } from '../../services/gateway/store/cassandra-profile-store.js';
 import { createCassandraUserStore } from '../../services/gateway/store/cassandra-user-store.js';
@@ -45,6 +46,7 @@ export async function startGateway(env: TestEnv, overrides: Partial<GatewayDeps>
     users: createCassandraUserStore(cql),
     profiles: createCassandraProfileStore(cql),
     documents: createCassandraDocumentReader(cql),
+    diary: createCassandraDiaryReader(cql),
     timeseries: createTimeseriesReader(cql),
     pipeline: createPipelineStateReader(cql),
     publisher: createUsercachePublisher({ producer, codec, topic: topicName(env.config.kafka.topicPrefix, 'usercache'), sendTimeoutMs: 8000 }),

@@ -1,14 +1,14 @@
 import Router from '@koa/router';
-import { AuthMissingError, NotFoundError, ValidationError } from '../../../shared/errors/index.js';
+import { AuthMissingError, ValidationError } from '../../../shared/errors/index.js';
 import type { TimeKey, TimeseriesReader } from '../../../shared/timeseries/index.js';
 import { truncateEntries, type TruncMethod } from '../domain/truncate-entries.js';
 import type { GatewayState } from '../gateway-state.js';
-import type { DocumentReader } from '../store/cassandra-document-store.js';
+import type { DiaryReader } from '../store/cassandra-diary-reader.js';
 import type { PipelineStateReader } from '../store/cassandra-pipeline-state-reader.js';
 import { identifyUser, type IdentifyDeps } from './identify-user.js';
 
 export interface ResultsDeps extends IdentifyDeps {
-  documents: DocumentReader;
+  diary: DiaryReader;
   timeseries: TimeseriesReader;
   pipeline: PipelineStateReader;
 }
@@ -34,8 +34,7 @@ export function resultRoutes(deps: ResultsDeps): Router<GatewayState> {
     const day = ctx.params['day'] ?? '';
     if (!DAY.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00Z`))) throw new ValidationError(`day must be YYYY-MM-DD, got ${day}`);
     const user = await identifyUser(ctx, deps);
-    const doc = await deps.documents.get(user.uuid, `diary/trips-${day}`);
-    ctx.body = { timeline: Array.isArray(doc?.data) ? doc.data : [] };
+    ctx.body = { timeline: await deps.diary.timeline(user.uuid, day) };
   });
 
   router.post('/pipeline/get_complete_ts', async (ctx) => {
@@ -72,20 +71,6 @@ export function resultRoutes(deps: ResultsDeps): Router<GatewayState> {
     const kept = truncateEntries(found, (maxEntries as number | null) ?? undefined, trunc as TruncMethod);
     ctx.type = 'application/json';
     ctx.body = `{"phone_data":[${kept.join(',')}]}`;
-  });
-
-  router.post('/result/metrics/:timeType', async (ctx) => {
-    const timeType = ctx.params['timeType'] ?? '';
-    if (!['timestamp', 'local_date', 'yyyy_mm_dd'].includes(timeType)) throw new NotFoundError(`no metrics by ${timeType}`);
-    const b = body(ctx);
-    const user = b['user'] !== undefined ? await identifyUser(ctx, deps) : undefined;
-    const metricList = Array.isArray(b['metric_list']) ? b['metric_list'] : [b['metric'] || 'count'];
-    // Metrics are computed from built trips (the trip builder); until it runs, every bin list is empty.
-    const aggregate = b['is_return_aggregate'] !== false;
-    ctx.body = {
-      ...(user ? { user_metrics: metricList.map(() => []) } : {}),
-      ...(aggregate ? { aggregate_metrics: metricList.map(() => []) } : {}),
-    };
   });
 
   return router;

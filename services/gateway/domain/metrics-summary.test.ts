@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type SectionFact, summarizeByLocalDate, summarizeByTimestamp } from './summarize.js';
+import { type SectionFact, summarizeByLocalDate, summarizeByTimestamp } from './metrics-summary.js';
 
 const AUG27 = 1440633600; // 2015-08-27T00:00:00Z
 const s = (userId: string, startTs: number, mode: string, distance: number, duration: number): SectionFact => ({

@@ -1,4 +1,4 @@
-import { type LocalDate, isoLocal, localDate } from '../../../../shared/time/local-time.js';
+import { type LocalDate, isoLocal, localDate } from '../../../shared/time/local-time.js';
 
 /** What the metrics need of one built section. */
 export interface SectionFact {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { constants, createGzip } from 'node:zlib';
 import Transport from 'winston-transport';
 import winston from 'winston';
-import { specLineFormat } from '../../shared/logger/index.js';
+import { specLineFormat } from './create-logger.js';
 
 /** Seconds between gzip flushes: lines become readable by `zcat` within this delay. */
 const FLUSH_INTERVAL_MS = 1000;
@@ -32,14 +32,16 @@ class GzipTransport extends Transport {
 }
 
 /**
- * The pipeline log of the spec: `<dir>/intake_<n>.log.gz`, one file per worker, read with zcat or zless, lines in
+ * The pipeline log of the spec: `<dir>/intake_<n>.log.gz` (the trip builder's `intake_<n>-trips.log.gz`), one file per worker, read with zcat or zless, lines in
  * the same `<datetime,ms>:<LEVEL>:<thread>:<message>` format as the web server log.
  */
-export function createIntakeLog(dir: string, worker: number, level = 'info'): winston.Logger {
+export function createIntakeLog(dir: string, worker: number, level = 'info', stage?: string): winston.Logger {
   mkdirSync(dir, { recursive: true });
+  // Each process appends to its own file: two writers on one gzip stream would interleave their members.
+  const name = stage ? `intake_${worker}-${stage}.log.gz` : `intake_${worker}.log.gz`;
   return winston.createLogger({
     level,
     format: specLineFormat(),
-    transports: [new GzipTransport(join(dir, `intake_${worker}.log.gz`))],
+    transports: [new GzipTransport(join(dir, name))],
   });
 }

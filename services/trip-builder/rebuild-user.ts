@@ -1,0 +1,112 @@
+import type { Logger } from '../../shared/logger/index.js';
+import type { TimeseriesReader } from '../../shared/timeseries/index.js';
+import { tripLocalDate, tripToGeojson } from './domain/diary/trip-geojson.js';
+import { diaryKey, obsoleteKeys, recentDays } from './domain/diary/usercache-documents.js';
+import { OBSERVED_KEYS, type TimeseriesLike, toObservations } from './domain/observations.js';
+import { type BuiltTrip, buildTrips } from './domain/timeline/build-trips.js';
+import { planRebuild } from './domain/timeline/rebuild-window.js';
+import type { TripStore } from './store/cassandra-trip-store.js';
+import type { UsercacheDocuments } from './store/cassandra-usercache-documents.js';
+
+export interface RebuildDeps {
+  timeseries: TimeseriesReader;
+  trips: TripStore;
+  documents: UsercacheDocuments;
+  /** Sends a server-to-phone document (null: removed) to the diary topic for other consumers. */
+  publishDocument(userId: string, key: string, data: unknown[] | null, writeTs: number): Promise<void>;
+  /** The pipeline log (intake_<n>.log.gz), where the spec's `Adding <n> trips for day <date>` goes. */
+  pipelineLog: Logger;
+  now(): number;
+}
+
+/** Far enough in the future for "everything after": data.ts of a phone's entries never exceeds it. */
+const END_OF_TIME = 4_102_444_800; // 2100-01-01
+/** How many recent trips to look at when listing the days the phone's usercache should hold. */
+const RECENT_TRIPS_SCAN = 200;
+
+export interface RebuildResult {
+  trips: number;
+  days: string[];
+}
+
+/**
+ * Brings one user's trips, diary and metrics up to date after new observations from `earliestNewTs` on arrived.
+ * Every write is an upsert keyed by what it stores and the resume point is saved last, so a crash anywhere in
+ * here redelivers the batch into a rebuild from the same point with the same result.
+ */
+export async function rebuildUser(deps: RebuildDeps, userId: string, earliestNewTs: number): Promise<RebuildResult> {
+  const resume = await deps.trips.resumePoint(userId);
+  const lateData = resume !== undefined && earliestNewTs < resume.fromTs;
+  const window = planRebuild(resume, lateData ? await deps.trips.indexFrom(userId, -Infinity) : [], earliestNewTs);
+  const readFrom = Math.max(0, Math.min(window.fromTs, window.place?.enterTs ?? Infinity));
+  const raw = await deps.timeseries.find(userId, Object.values(OBSERVED_KEYS), 'data.ts', readFrom, END_OF_TIME);
+  const entries = raw
+    .map((json) => JSON.parse(json) as TimeseriesLike)
+    .filter((e) => e.metadata.key !== OBSERVED_KEYS.location || Number(e.data['ts']) >= window.fromTs);
+  const built = buildTrips(toObservations(entries), window.place);
+
+  const old = await deps.trips.indexFrom(userId, window.fromTs);
+  await deps.trips.replaceTrips(userId, old, built.trips);
+
+  const days = new Set([...old.map((t) => t.localDate), ...built.trips.map(tripLocalDate)]);
+  const firstNew = built.trips[0];
+  if (firstNew || old[0]) {
+    // The trip before the window gains a next trip (or loses one): its end place's stay changes.
+    const { previous } = await deps.trips.neighbours(userId, firstNew?.rawStartTs ?? old[0]!.rawStartTs, END_OF_TIME);
+    if (previous) days.add(tripLocalDate(previous));
+  }
+  const rendered = new Map<string, unknown[]>();
+  for (const day of [...days].sort()) {
+    const timeline = await renderDay(deps, userId, day);
+    rendered.set(day, timeline);
+    await deps.trips.saveDiaryDay(userId, day, timeline);
+    if (timeline.length > 0) deps.pipelineLog.info(`Adding ${timeline.length} trips for day ${day}`, { user: userId });
+  }
+  await refreshUsercache(deps, userId, rendered);
+  await saveProgress(deps, userId);
+  const next = built.resume ?? (Number.isFinite(window.fromTs) ? { fromTs: window.fromTs, place: window.place } : undefined);
+  if (next) await deps.trips.saveResumePoint(userId, next);
+  return { trips: built.trips.length, days: [...days].sort() };
+}
+
+async function renderDay(deps: RebuildDeps, userId: string, day: string): Promise<unknown[]> {
+  const trips = (await deps.trips.tripsOfDay(userId, day)).sort((a, b) => a.rawStartTs - b.rawStartTs);
+  if (trips.length === 0) return [];
+  const { previous, next } = await deps.trips.neighbours(userId, trips[0]!.rawStartTs, trips[trips.length - 1]!.rawStartTs);
+  const chain: (BuiltTrip | undefined)[] = [previous, ...trips, next];
+  return trips.map((t, i) => tripToGeojson(userId, t, chain[i], chain[i + 2]));
+}
+
+/**
+ * The phone's usercache holds the diary of the recent days (e-mission's server-to-phone documents): days rebuilt
+ * now are written, days that fell out of the window and obsolete documents are removed.
+ */
+async function refreshUsercache(deps: RebuildDeps, userId: string, rendered: Map<string, unknown[]>): Promise<void> {
+  const latest = await deps.trips.latestTrips(userId, RECENT_TRIPS_SCAN);
+  const recent = latest.length > 0 ? recentDays([...new Set(latest.map((t) => t.localDate))], latest[0]!.localDate) : [];
+  const writeTs = deps.now();
+  const existing = await deps.documents.keys(userId);
+  for (const day of recent) {
+    const timeline = rendered.get(day);
+    if (timeline === undefined && existing.includes(diaryKey(day))) continue;
+    const data = timeline ?? (await renderDay(deps, userId, day));
+    await deps.documents.put(userId, diaryKey(day), data, writeTs);
+    await deps.publishDocument(userId, diaryKey(day), data, writeTs);
+  }
+  for (const key of obsoleteKeys(existing, recent.map(diaryKey))) {
+    await deps.documents.remove(userId, key);
+    await deps.publishDocument(userId, key, null, writeTs);
+  }
+}
+
+async function saveProgress(deps: RebuildDeps, userId: string): Promise<void> {
+  const [last] = await deps.trips.latestTrips(userId, 1);
+  const first = await deps.trips.firstTrip(userId);
+  const lastTrip = last ? (await deps.trips.tripsOfDay(userId, last.localDate)).find((t) => t.rawStartTs === last.rawStartTs) : undefined;
+  const firstTrip = first ? (await deps.trips.tripsOfDay(userId, first.localDate)).find((t) => t.rawStartTs === first.rawStartTs) : undefined;
+  await deps.trips.saveProgress(userId, {
+    completeTs: lastTrip?.endTs ?? null,
+    rangeStartTs: firstTrip?.startTs ?? null,
+    rangeEndTs: lastTrip?.endTs ?? null,
+  });
+}

@@ -1,0 +1,178 @@
+import type { Cql, Statement } from '../../../shared/cassandra/index.js';
+import { dayOf } from '../../../shared/timeseries/index.js';
+import type { PlaceAnchor } from '../domain/cleaning/clean-trip.js';
+import { modeName, tripLocalDate } from '../domain/diary/trip-geojson.js';
+import type { BuiltTrip, ResumePoint } from '../domain/timeline/build-trips.js';
+import type { StoredTripAnchor } from '../domain/timeline/rebuild-window.js';
+
+export interface IndexedTrip extends StoredTripAnchor {
+  localDate: string;
+}
+
+/** The trip builder's persistence: trips, their index, the diary per day, section metrics and the resume point. */
+export interface TripStore {
+  resumePoint(userId: string): Promise<ResumePoint | undefined>;
+  saveResumePoint(userId: string, resume: ResumePoint): Promise<void>;
+  /** The user's trips with raw start ≥ fromTs (all when -Infinity), oldest first. */
+  indexFrom(userId: string, fromTs: number): Promise<IndexedTrip[]>;
+  /** The last trip that started before `ts`, and the first that started after. */
+  neighbours(userId: string, beforeTs: number, afterTs: number): Promise<{ previous?: BuiltTrip; next?: BuiltTrip }>;
+  tripsOfDay(userId: string, localDate: string): Promise<BuiltTrip[]>;
+  /** Replaces the trips from `fromTs` on: deletes the old ones (and their metrics rows), writes the new ones. */
+  replaceTrips(userId: string, old: readonly IndexedTrip[], fresh: readonly BuiltTrip[]): Promise<void>;
+  saveDiaryDay(userId: string, localDate: string, timeline: unknown[] | null): Promise<void>;
+  latestTrips(userId: string, limit: number): Promise<IndexedTrip[]>;
+  firstTrip(userId: string): Promise<IndexedTrip | undefined>;
+  saveProgress(userId: string, progress: { completeTs: number | null; rangeStartTs: number | null; rangeEndTs: number | null }): Promise<void>;
+}
+
+const TRIP_BUILDER_STAGE = 'trip-builder';
+
+function parsePlace(text: unknown): PlaceAnchor | undefined {
+  return typeof text === 'string' && text !== '' ? (JSON.parse(text) as PlaceAnchor) : undefined;
+}
+
+function toIndexed(row: Record<string, unknown>): IndexedTrip {
+  return { rawStartTs: Number(row['raw_start_ts']), localDate: String(row['local_date']), placeBefore: parsePlace(row['place_before']) };
+}
+
+/** A row of section_metrics: what the gateway's metrics need of a built section. */
+interface SectionFact {
+  userId: string;
+  startTs: number;
+  timeZone: string;
+  mode: string;
+  distance: number;
+  duration: number;
+}
+
+export function sectionFacts(userId: string, trip: BuiltTrip): SectionFact[] {
+  return trip.sections.map((s) => ({
+    userId,
+    startTs: s.startTs,
+    timeZone: trip.timeZone,
+    mode: modeName(s.mode),
+    distance: s.distance,
+    duration: s.duration,
+  }));
+}
+
+export function createCassandraTripStore(cql: Cql): TripStore {
+  async function readTrip(userId: string, localDate: string, rawStartTs: number): Promise<BuiltTrip | undefined> {
+    const rs = await cql.read('SELECT trip FROM trips_by_day WHERE user_id = ? AND local_date = ? AND raw_start_ts = ?', [
+      userId,
+      localDate,
+      rawStartTs,
+    ]);
+    const row = rs.rows[0];
+    return row ? (JSON.parse(String(row['trip'])) as BuiltTrip) : undefined;
+  }
+
+  return {
+    async resumePoint(userId) {
+      const rs = await cql.read('SELECT resume_from_ts, resume_place FROM trip_builder_state WHERE user_id = ?', [userId]);
+      const row = rs.rows[0];
+      if (!row || row['resume_from_ts'] === null) return undefined;
+      return { fromTs: Number(row['resume_from_ts']), place: parsePlace(row['resume_place']) };
+    },
+    async saveResumePoint(userId, resume) {
+      await cql.write('INSERT INTO trip_builder_state (user_id, resume_from_ts, resume_place, update_ts) VALUES (?, ?, ?, ?)', [
+        userId,
+        resume.fromTs,
+        resume.place ? JSON.stringify(resume.place) : '',
+        new Date(),
+      ]);
+    },
+    async indexFrom(userId, fromTs) {
+      const rs = Number.isFinite(fromTs)
+        ? await cql.read('SELECT raw_start_ts, local_date, place_before FROM trip_index WHERE user_id = ? AND raw_start_ts >= ?', [userId, fromTs])
+        : await cql.read('SELECT raw_start_ts, local_date, place_before FROM trip_index WHERE user_id = ?', [userId]);
+      return rs.rows.map(toIndexed);
+    },
+    async neighbours(userId, beforeTs, afterTs) {
+      const [prev, next] = await Promise.all([
+        cql.read('SELECT raw_start_ts, local_date, place_before FROM trip_index WHERE user_id = ? AND raw_start_ts < ? ORDER BY raw_start_ts DESC LIMIT 1', [
+          userId,
+          beforeTs,
+        ]),
+        cql.read('SELECT raw_start_ts, local_date, place_before FROM trip_index WHERE user_id = ? AND raw_start_ts > ? LIMIT 1', [userId, afterTs]),
+      ]);
+      const p = prev.rows[0] ? toIndexed(prev.rows[0]) : undefined;
+      const n = next.rows[0] ? toIndexed(next.rows[0]) : undefined;
+      return {
+        previous: p ? await readTrip(userId, p.localDate, p.rawStartTs) : undefined,
+        next: n ? await readTrip(userId, n.localDate, n.rawStartTs) : undefined,
+      };
+    },
+    async tripsOfDay(userId, localDate) {
+      const rs = await cql.read('SELECT trip FROM trips_by_day WHERE user_id = ? AND local_date = ?', [userId, localDate]);
+      return rs.rows.map((r) => JSON.parse(String(r['trip'])) as BuiltTrip);
+    },
+    async replaceTrips(userId, old, fresh) {
+      const freshStarts = new Set(fresh.map((t) => t.rawStartTs));
+      const deletes: Statement[] = [];
+      for (const o of old) {
+        const before = await readTrip(userId, o.localDate, o.rawStartTs);
+        for (const s of before?.sections ?? []) {
+          deletes.push({ query: 'DELETE FROM section_metrics WHERE day = ? AND user_id = ? AND start_ts = ?', params: [dayOf(s.startTs), userId, s.startTs] });
+        }
+        if (freshStarts.has(o.rawStartTs)) continue;
+        deletes.push(
+          { query: 'DELETE FROM trip_index WHERE user_id = ? AND raw_start_ts = ?', params: [userId, o.rawStartTs] },
+          { query: 'DELETE FROM trips_by_day WHERE user_id = ? AND local_date = ? AND raw_start_ts = ?', params: [userId, o.localDate, o.rawStartTs] },
+        );
+      }
+      await Promise.all(deletes.map((d) => cql.write(d.query, d.params)));
+      const writes: Statement[] = [];
+      for (const t of fresh) {
+        const localDate = tripLocalDate(t);
+        writes.push(
+          {
+            query: 'INSERT INTO trips_by_day (user_id, local_date, raw_start_ts, trip) VALUES (?, ?, ?, ?)',
+            params: [userId, localDate, t.rawStartTs, JSON.stringify(t)],
+          },
+          {
+            query: 'INSERT INTO trip_index (user_id, raw_start_ts, local_date, place_before) VALUES (?, ?, ?, ?)',
+            params: [userId, t.rawStartTs, localDate, t.placeBefore ? JSON.stringify(t.placeBefore) : ''],
+          },
+        );
+        for (const f of sectionFacts(userId, t)) {
+          writes.push({
+            query: 'INSERT INTO section_metrics (day, user_id, start_ts, time_zone, mode, distance, duration) VALUES (?, ?, ?, ?, ?, ?, ?)',
+            params: [dayOf(f.startTs), userId, f.startTs, f.timeZone, f.mode, f.distance, f.duration],
+          });
+        }
+      }
+      await Promise.all(writes.map((w) => cql.write(w.query, w.params)));
+    },
+    async saveDiaryDay(userId, localDate, timeline) {
+      if (timeline === null || timeline.length === 0) {
+        await cql.write('DELETE FROM diary_days WHERE user_id = ? AND local_date = ?', [userId, localDate]);
+      } else {
+        await cql.write('INSERT INTO diary_days (user_id, local_date, timeline, update_ts) VALUES (?, ?, ?, ?)', [
+          userId,
+          localDate,
+          JSON.stringify(timeline),
+          new Date(),
+        ]);
+      }
+    },
+    async latestTrips(userId, limit) {
+      const rs = await cql.read(
+        'SELECT raw_start_ts, local_date, place_before FROM trip_index WHERE user_id = ? ORDER BY raw_start_ts DESC LIMIT ?',
+        [userId, limit],
+      );
+      return rs.rows.map(toIndexed);
+    },
+    async firstTrip(userId) {
+      const rs = await cql.read('SELECT raw_start_ts, local_date, place_before FROM trip_index WHERE user_id = ? LIMIT 1', [userId]);
+      return rs.rows[0] ? toIndexed(rs.rows[0]) : undefined;
+    },
+    async saveProgress(userId, p) {
+      await cql.write(
+        'INSERT INTO pipeline_state (user_id, stage, last_processed_ts, range_start_ts, range_end_ts, state, update_ts) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        [userId, TRIP_BUILDER_STAGE, p.completeTs, p.rangeStartTs, p.rangeEndTs, 'done', new Date()],
+      );
+    },
+  };
+}
