@@ -14,7 +14,9 @@ export interface PhoneEntry {
 export function loadRealEntries(dataDir: string): PhoneEntry[] {
   const dir = join(dataDir, 'emission-real-days');
   const entries: PhoneEntry[] = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json') && !f.includes('ground_truth')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.json') && !f.includes('ground_truth'))
+    .sort()) {
     const day = JSON.parse(readFileSync(join(dir, file), 'utf8')) as (PhoneEntry & Record<string, unknown>)[];
     for (const { metadata, data } of day) entries.push({ metadata, data });
   }
@@ -59,6 +61,13 @@ export function residentMb(pid: number | undefined): number | null {
 /** The usercache record the gateway would publish for a phone entry. */
 export function toPhoneRecord(userId: string, e: PhoneEntry): UsercacheRecord {
   const m = e.metadata;
-  const entry = { key: String(m['key']), type: String(m['type']), writeTs: Number(m['write_ts']), platform: String(m['platform']), metadata: m, data: e.data };
+  const entry = {
+    key: String(m['key']),
+    type: String(m['type']),
+    writeTs: Number(m['write_ts']),
+    platform: String(m['platform']),
+    metadata: m,
+    data: e.data,
+  };
   return toUsercacheRecord(userId, entry, Date.now() / 1000);
 }

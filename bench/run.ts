@@ -30,7 +30,12 @@ const GATEWAY_PORT = 18_080;
 function benchConfig(tag: string): Config {
   return loadConfig({
     confDir: join(root, 'conf'),
-    env: { ...process.env, ITINERA_TOPIC_PREFIX: `bench${tag}.`, CASSANDRA_KEYSPACE: `bench${tag}`, ITINERA_PARTITIONS: '16' },
+    env: {
+      ...process.env,
+      ITINERA_TOPIC_PREFIX: `bench${tag}.`,
+      CASSANDRA_KEYSPACE: `bench${tag}`,
+      ITINERA_PARTITIONS: '16',
+    },
   });
 }
 
@@ -47,7 +52,10 @@ function envFor(config: Config, logDir: string): NodeJS.ProcessEnv {
 }
 
 function startProcess(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', join(root, script), ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  return spawn(process.execPath, ['--import', 'tsx', join(root, script), ...args], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
@@ -60,7 +68,11 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, what:
 }
 
 async function post(path: string, body: string): Promise<number> {
-  const res = await fetch(`http://127.0.0.1:${GATEWAY_PORT}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const res = await fetch(`http://127.0.0.1:${GATEWAY_PORT}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
   await res.arrayBuffer();
   return res.status;
 }
@@ -73,7 +85,11 @@ interface PutFigures {
   p99Ms: number;
 }
 
-async function benchPuts(real: PhoneEntry[], config: Config, logDir: string): Promise<{ rows: PutFigures[]; gatewayRssMb: number }> {
+async function benchPuts(
+  real: PhoneEntry[],
+  config: Config,
+  logDir: string,
+): Promise<{ rows: PutFigures[]; gatewayRssMb: number }> {
   const gateway = startProcess('services/gateway/main.ts', [], envFor(config, logDir));
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, residentMb(gateway.pid) ?? 0)), 200);
@@ -81,14 +97,24 @@ async function benchPuts(real: PhoneEntry[], config: Config, logDir: string): Pr
     await waitUntil(async () => (await fetch(`http://127.0.0.1:${GATEWAY_PORT}/health`)).ok, 30_000, 'the gateway');
     const rows: PutFigures[] = [];
     let batchIndex = 0;
-    for (const [phones, rounds] of [[1, 5 * scale], [4, 3 * scale], [16, 2 * scale]] as const) {
+    for (const [phones, rounds] of [
+      [1, 5 * scale],
+      [4, 3 * scale],
+      [16, 2 * scale],
+    ] as const) {
       const tokens = Array.from({ length: phones }, (_, i) => `bench-${phones}-${i}@itinera.org`);
       for (const t of tokens) await post('/profile/create', JSON.stringify({ user: t }));
       const bodies = tokens.map((t) =>
-        Array.from({ length: rounds }, () => JSON.stringify({ user: t, phone_to_server: makeBatch(real, PUT_SIZE, batchIndex++) })),
+        Array.from({ length: rounds }, () =>
+          JSON.stringify({ user: t, phone_to_server: makeBatch(real, PUT_SIZE, batchIndex++) }),
+        ),
       );
       // One warm-up put so JIT and connections are not billed to the first measured call.
-      if (phones === 1) await post('/usercache/put', JSON.stringify({ user: tokens[0], phone_to_server: makeBatch(real, PUT_SIZE, batchIndex++) }));
+      if (phones === 1)
+        await post(
+          '/usercache/put',
+          JSON.stringify({ user: tokens[0], phone_to_server: makeBatch(real, PUT_SIZE, batchIndex++) }),
+        );
       const latencies: number[] = [];
       const t0 = performance.now();
       await Promise.all(
@@ -150,20 +176,35 @@ async function benchRawProducer(real: PhoneEntry[], config: Config, batches: num
 }
 
 async function resetConverterGroup(config: Config): Promise<void> {
-  const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'bench-reset', logger: createLogger({ component: 'bench', level: 'error' }) });
+  const kafka = createKafka({
+    brokers: config.kafka.brokers,
+    clientId: 'bench-reset',
+    logger: createLogger({ component: 'bench', level: 'error' }),
+  });
   const admin = kafka.admin();
   await admin.connect();
   await admin
-    .resetOffsets({ groupId: groupName(config.kafka.topicPrefix, 'converter'), topic: topicName(config.kafka.topicPrefix, 'usercache'), earliest: true })
+    .resetOffsets({
+      groupId: groupName(config.kafka.topicPrefix, 'converter'),
+      topic: topicName(config.kafka.topicPrefix, 'usercache'),
+      earliest: true,
+    })
     .catch(() => undefined);
   await admin.disconnect();
 }
 
-async function benchConverter(config: Config, admin: Admin, logDir: string, workers: number): Promise<{ entriesPerSecond: number; rssMb: number }> {
+async function benchConverter(
+  config: Config,
+  admin: Admin,
+  logDir: string,
+  workers: number,
+): Promise<{ entriesPerSecond: number; rssMb: number }> {
   await resetConverterGroup(config);
   const group = groupName(config.kafka.topicPrefix, 'converter');
   const topic = topicName(config.kafka.topicPrefix, 'usercache');
-  const procs = Array.from({ length: workers }, (_, i) => startProcess('services/converter/main.ts', [String(i)], envFor(config, logDir)));
+  const procs = Array.from({ length: workers }, (_, i) =>
+    startProcess('services/converter/main.ts', [String(i)], envFor(config, logDir)),
+  );
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, ...procs.map((p) => residentMb(p.pid) ?? 0))), 200);
   try {
@@ -202,10 +243,27 @@ async function benchRawCassandra(real: PhoneEntry[], config: Config, entries: nu
   const user = randomUUID();
   const stored = makeBatch(real, entries, 5000).flatMap((e) => {
     const m = e.metadata;
-    const r = convertEntry({ key: String(m['key']), type: String(m['type']), writeTs: Number(m['write_ts']), platform: String(m['platform']), metadata: m, data: e.data });
+    const r = convertEntry({
+      key: String(m['key']),
+      type: String(m['type']),
+      writeTs: Number(m['write_ts']),
+      platform: String(m['platform']),
+      metadata: m,
+      data: e.data,
+    });
     if (!r.ok) return [];
     const oid = entryObjectId(user, r.entry.type, r.entry.key, r.entry.writeTs);
-    return [{ userId: user, key: r.entry.key, type: r.entry.type, writeTs: r.entry.writeTs, dataTs: r.entry.dataTs, oid, entryJson: JSON.stringify({ metadata: r.entry.metadata, data: r.entry.data }) }];
+    return [
+      {
+        userId: user,
+        key: r.entry.key,
+        type: r.entry.type,
+        writeTs: r.entry.writeTs,
+        dataTs: r.entry.dataTs,
+        oid,
+        entryJson: JSON.stringify({ metadata: r.entry.metadata, data: r.entry.data }),
+      },
+    ];
   });
   const writer = createTimeseriesWriter(createCql(client));
   const t0 = performance.now();
@@ -217,7 +275,11 @@ async function benchRawCassandra(real: PhoneEntry[], config: Config, entries: nu
 
 function serverRss(): Record<string, number | null> {
   const out: Record<string, number | null> = {};
-  for (const [name, dir] of [['kafka', 'kafka'], ['cassandra', 'cassandra'], ['registry', 'apicurio']]) {
+  for (const [name, dir] of [
+    ['kafka', 'kafka'],
+    ['cassandra', 'cassandra'],
+    ['registry', 'apicurio'],
+  ]) {
     const pidFile = join(root, '.infra', dir as string, 'server.pid');
     out[name as string] = existsSync(pidFile) ? residentMb(Number(readFileSync(pidFile, 'utf8'))) : null;
   }
@@ -240,7 +302,11 @@ async function main(): Promise<void> {
   const rawProducer = await benchRawProducer(real, convConfig, convBatches);
   const converter: Record<number, { entriesPerSecond: number; rssMb: number }> = {};
   // One admin connection polls the group's progress for all runs, so polling costs no connection set-up.
-  const admin = createKafka({ brokers: convConfig.kafka.brokers, clientId: 'bench-progress', logger: createLogger({ component: 'bench', level: 'error' }) }).admin();
+  const admin = createKafka({
+    brokers: convConfig.kafka.brokers,
+    clientId: 'bench-progress',
+    logger: createLogger({ component: 'bench', level: 'error' }),
+  }).admin();
   await admin.connect();
   for (const workers of [1, 2, 4]) {
     process.stdout.write(`bench: converter with ${workers} worker(s)…\n`);
@@ -253,7 +319,12 @@ async function main(): Promise<void> {
   const sustained = Math.max(...puts.rows.map((r) => r.entriesPerSecond));
   const results = {
     date: new Date().toISOString(),
-    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', memoryGb: Math.round(totalmem() / 1024 ** 3), node: process.version },
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? '',
+      memoryGb: Math.round(totalmem() / 1024 ** 3),
+      node: process.version,
+    },
     scale,
     put: puts.rows,
     rawProducerEntriesPerSecond: rawProducer,
@@ -280,7 +351,9 @@ async function main(): Promise<void> {
     ),
     `| gateway peak RSS under load | ${puts.gatewayRssMb} MB | | |`,
     `| converter peak RSS (per worker) | ${Math.max(...Object.values(converter).map((c) => c.rssMb))} MB | | |`,
-    `| servers RSS | ${Object.entries(results.serversRssMb).map(([k, v]) => `${k} ${v ?? '-'} MB`).join(', ')} | | |`,
+    `| servers RSS | ${Object.entries(results.serversRssMb)
+      .map(([k, v]) => `${k} ${v ?? '-'} MB`)
+      .join(', ')} | | |`,
   ].join('\n');
   const outDir = join(root, 'bench', 'results');
   mkdirSync(outDir, { recursive: true });

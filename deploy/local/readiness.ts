@@ -38,7 +38,10 @@ async function probeKafka(config: Config): Promise<boolean> {
 }
 
 async function probeCassandra(config: Config): Promise<boolean> {
-  const client = createCassandraClient({ contactPoints: config.cassandra.contactPoints, localDataCenter: config.cassandra.localDataCenter });
+  const client = createCassandraClient({
+    contactPoints: config.cassandra.contactPoints,
+    localDataCenter: config.cassandra.localDataCenter,
+  });
   try {
     await client.connect();
     return await cassandraAnswers(client);

@@ -85,7 +85,9 @@ function mvn(ctx: StackContext, args: string[], what: string): void {
   const online = spawnSync('mvn', ['-B', '-ntp', '-q', ...args], { encoding: 'utf8' });
   if (online.error) throw new StackError(`mvn could not be run (is Maven installed?): ${online.error.message}`);
   if (online.status !== 0) {
-    throw new StackError(`mvn failed to resolve ${what}`, { details: { output: (online.stdout + online.stderr).slice(-3000) } });
+    throw new StackError(`mvn failed to resolve ${what}`, {
+      details: { output: (online.stdout + online.stderr).slice(-3000) },
+    });
   }
 }
 
@@ -97,7 +99,13 @@ function install(ctx: StackContext, spec: ServerSpec): void {
   if (spec.install.goal === 'copy-dependencies') {
     mvn(
       ctx,
-      ['-f', join(here, 'maven', spec.install.pom), `${plugin}:copy-dependencies`, '-DincludeScope=runtime', `-DoutputDirectory=${join(home, 'libs')}`],
+      [
+        '-f',
+        join(here, 'maven', spec.install.pom),
+        `${plugin}:copy-dependencies`,
+        '-DincludeScope=runtime',
+        `-DoutputDirectory=${join(home, 'libs')}`,
+      ],
       spec.name,
     );
   } else {
@@ -144,7 +152,17 @@ function configure(ctx: StackContext, spec: ServerSpec): string[] {
     if (!existsSync(clusterIdFile)) writeFileSync(clusterIdFile, randomBytes(16).toString('base64url'));
     const format = spawnSync(
       ctx.java,
-      ['-cp', `${join(home, 'libs')}/*`, 'kafka.tools.StorageTool', 'format', '-t', readFileSync(clusterIdFile, 'utf8').trim(), '-c', join(home, 'server.properties'), '--ignore-formatted'],
+      [
+        '-cp',
+        `${join(home, 'libs')}/*`,
+        'kafka.tools.StorageTool',
+        'format',
+        '-t',
+        readFileSync(clusterIdFile, 'utf8').trim(),
+        '-c',
+        join(home, 'server.properties'),
+        '--ignore-formatted',
+      ],
       { encoding: 'utf8' },
     );
     if (format.status !== 0) throw new StackError(`formatting Kafka storage failed: ${format.stdout}${format.stderr}`);
@@ -191,7 +209,9 @@ async function waitReady(ctx: StackContext, spec: ServerSpec, pid: number): Prom
   const deadline = started + spec.readyTimeoutSeconds * 1000;
   while (Date.now() < deadline) {
     if (!isAlive(pid)) {
-      throw new StackError(`${spec.name} exited during start-up. Last lines of ${logFile(ctx, spec)}:\n${tail(logFile(ctx, spec))}`);
+      throw new StackError(
+        `${spec.name} exited during start-up. Last lines of ${logFile(ctx, spec)}:\n${tail(logFile(ctx, spec))}`,
+      );
     }
     if (await probe(spec.name, ctx.config)) return (Date.now() - started) / 1000;
     await new Promise((r) => setTimeout(r, 500));
@@ -208,9 +228,7 @@ async function up(ctx: StackContext): Promise<void> {
   for (const spec of servers) {
     const running = readPid(ctx, spec);
     if (running !== undefined) {
-      pending.push(
-        waitReady(ctx, spec, running).then(() => say(ctx, `${spec.name} already running (pid ${running})`)),
-      );
+      pending.push(waitReady(ctx, spec, running).then(() => say(ctx, `${spec.name} already running (pid ${running})`)));
       continue;
     }
     if (await probe(spec.name, ctx.config)) {
@@ -224,7 +242,10 @@ async function up(ctx: StackContext): Promise<void> {
   }
   await Promise.all(pending);
   const report = await provision(ctx.config);
-  say(ctx, `provisioned: ${report.topics} topics, schema version ${report.schemaVersion}, ${report.subjects} Avro subjects`);
+  say(
+    ctx,
+    `provisioned: ${report.topics} topics, schema version ${report.schemaVersion}, ${report.subjects} Avro subjects`,
+  );
   say(ctx, `stack up in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
@@ -303,7 +324,8 @@ async function main(argv: string[]): Promise<number> {
       return (await status({ ...base, java: 'java' })) ? 0 : 1;
     case 'logs': {
       const spec = servers.find((s) => s.name === (rest[0] ?? 'kafka'));
-      if (!spec) throw new StackError(`unknown server ${rest[0] ?? ''}; one of ${servers.map((s) => s.name).join(', ')}`);
+      if (!spec)
+        throw new StackError(`unknown server ${rest[0] ?? ''}; one of ${servers.map((s) => s.name).join(', ')}`);
       process.stdout.write(`${tail(join(infraDir, spec.dir, 'server.log'), 80)}\n`);
       return 0;
     }

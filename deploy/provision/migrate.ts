@@ -20,7 +20,9 @@ export async function migrate(
   const applied = new Set(
     (await client.execute(`SELECT version FROM ${keyspace}.schema_migrations`)).rows.map((r) => Number(r['version'])),
   );
-  const files = readdirSync(migrationsDir).filter((f) => /^\d{3}-.+\.cql$/.test(f)).sort();
+  const files = readdirSync(migrationsDir)
+    .filter((f) => /^\d{3}-.+\.cql$/.test(f))
+    .sort();
   let version = 0;
   for (const file of files) {
     version = Number(file.slice(0, 3));
@@ -35,11 +37,11 @@ export async function migrate(
     for (const statement of statements) {
       await client.execute(statement.replace(/(TABLE IF NOT EXISTS|INDEX IF NOT EXISTS) (\w+)/, `$1 ${keyspace}.$2`));
     }
-    await client.execute(`INSERT INTO ${keyspace}.schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`, [
-      version,
-      file,
-      new Date(),
-    ], { prepare: true });
+    await client.execute(
+      `INSERT INTO ${keyspace}.schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
+      [version, file, new Date()],
+      { prepare: true },
+    );
   }
   return version;
 }

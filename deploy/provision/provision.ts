@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from '../../shared/config/index.js';
 import { createCassandraClient } from '../../shared/cassandra/index.js';
 import { topicName, type TopicId } from '../../shared/events/index.js';
-import { createKafka, } from '../../shared/kafka/index.js';
+import { createKafka } from '../../shared/kafka/index.js';
 import { createLogger } from '../../shared/logger/index.js';
 import { createSchemaRegistry, registerAvro, valueSubject } from '../../shared/schema-registry/index.js';
 import { ensureTopics } from './topics.js';
@@ -41,7 +41,10 @@ export async function provision(config: Config): Promise<ProvisionReport> {
     await admin.disconnect();
   }
 
-  const client = createCassandraClient({ contactPoints: config.cassandra.contactPoints, localDataCenter: config.cassandra.localDataCenter });
+  const client = createCassandraClient({
+    contactPoints: config.cassandra.contactPoints,
+    localDataCenter: config.cassandra.localDataCenter,
+  });
   let schemaVersion: number;
   try {
     schemaVersion = await migrate(client, config.cassandra.keyspace, join(schemasDir, 'cql'));

@@ -11,8 +11,14 @@ export function topicPlan(prefix: string, partitions: number) {
   const week = 7 * 24 * 3600 * 1000;
   const plan: Record<TopicId, { partitions: number; config: Record<string, string> }> = {
     // Kept 30 days so reset-pipeline can rewind the converter to any date in the last month.
-    usercache: { partitions, config: { 'retention.ms': String(30 * 24 * 3600 * 1000), 'max.message.bytes': '4194304' } },
-    timeseries: { partitions, config: { 'retention.ms': String(30 * 24 * 3600 * 1000), 'max.message.bytes': '4194304' } },
+    usercache: {
+      partitions,
+      config: { 'retention.ms': String(30 * 24 * 3600 * 1000), 'max.message.bytes': '4194304' },
+    },
+    timeseries: {
+      partitions,
+      config: { 'retention.ms': String(30 * 24 * 3600 * 1000), 'max.message.bytes': '4194304' },
+    },
     // Dead letters must outlive an operator's holiday; they are also in Cassandra's error_timeseries table.
     errorTimeseries: { partitions: 4, config: { 'retention.ms': String(8 * week) } },
     // Latest document per (user, key) only.

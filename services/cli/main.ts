@@ -65,13 +65,19 @@ async function connect() {
 async function intake(n: number): Promise<number> {
   if (!Number.isInteger(n) || n < 1 || n > 64) fail('intake needs a worker count between 1 and 64');
   const workers = Array.from({ length: n }, (_, i) =>
-    spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'services/converter/main.ts'), String(i)], { stdio: 'inherit' }),
+    spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'services/converter/main.ts'), String(i)], {
+      stdio: 'inherit',
+    }),
   );
-  process.stdout.write(`intake: ${n} converter workers running (pids ${workers.map((w) => w.pid).join(', ')}); Ctrl-C stops them\n`);
+  process.stdout.write(
+    `intake: ${n} converter workers running (pids ${workers.map((w) => w.pid).join(', ')}); Ctrl-C stops them\n`,
+  );
   const stop = () => workers.forEach((w) => w.kill('SIGTERM'));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  const codes = await Promise.all(workers.map((w) => new Promise<number>((r) => w.once('exit', (code) => r(code ?? 0)))));
+  const codes = await Promise.all(
+    workers.map((w) => new Promise<number>((r) => w.once('exit', (code) => r(code ?? 0)))),
+  );
   return codes.some((c) => c !== 0) ? 1 : 0;
 }
 
@@ -112,9 +118,14 @@ async function main(argv: string[]): Promise<number> {
             onProgress: (done, total) => process.stdout.write(`replayed ${done}/${total}\n`),
           });
           process.stdout.write('key\treplayed\tmoved\tstill failing\n');
-          for (const [key, c] of Object.entries(report.byKey)) process.stdout.write(`${key}\t${c.replayed}\t${c.moved}\t${c.stillFailing}\n`);
-          if (report.notReplayable > 0) process.stdout.write(`${report.notReplayable} undecodable records cannot be replayed\n`);
-          if (!report.caughtUp) process.stdout.write('the converter did not catch up in time: is `itinera intake` running? counts are provisional\n');
+          for (const [key, c] of Object.entries(report.byKey))
+            process.stdout.write(`${key}\t${c.replayed}\t${c.moved}\t${c.stillFailing}\n`);
+          if (report.notReplayable > 0)
+            process.stdout.write(`${report.notReplayable} undecodable records cannot be replayed\n`);
+          if (!report.caughtUp)
+            process.stdout.write(
+              'the converter did not catch up in time: is `itinera intake` running? counts are provisional\n',
+            );
           const failing = Object.values(report.byKey).some((c) => c.stillFailing > 0);
           return failing || !report.caughtUp ? 3 : 0;
         } finally {
@@ -142,11 +153,14 @@ async function main(argv: string[]): Promise<number> {
       if (!values.all && !values.user) fail('reset-pipeline needs -a (all users)');
       if (values.user) fail('reset-pipeline -u is not available yet: partitions hold many users; use -a', 2);
       const date = values.date ?? '';
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date))) fail('reset-pipeline needs -d YYYY-MM-DD');
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date)))
+        fail('reset-pipeline needs -d YYYY-MM-DD');
       return withServices(async (s) => {
         const plans = await planReset(s.admin, s.config.kafka.topicPrefix, date);
         for (const p of plans) {
-          process.stdout.write(`${p.group} on ${p.topic}: ${p.partitions.map((x) => `${x.partition}->${x.offset}`).join(' ')}\n`);
+          process.stdout.write(
+            `${p.group} on ${p.topic}: ${p.partitions.map((x) => `${x.partition}->${x.offset}`).join(' ')}\n`,
+          );
         }
         if (values['dry-run']) return 0;
         await applyReset(s.admin, plans);
@@ -158,7 +172,11 @@ async function main(argv: string[]): Promise<number> {
       return withServices(async (s) => {
         const who = positionals[0] ?? fail('user needs a token or a uuid');
         const byEmail = await s.cql.read('SELECT uuid FROM users_by_email WHERE user_email = ?', [who]);
-        const uuid = byEmail.rows[0] ? String(byEmail.rows[0]['uuid']) : /^[0-9a-f-]{36}$/.test(who) ? who : fail(`no user ${who}`, 1);
+        const uuid = byEmail.rows[0]
+          ? String(byEmail.rows[0]['uuid'])
+          : /^[0-9a-f-]{36}$/.test(who)
+            ? who
+            : fail(`no user ${who}`, 1);
         process.stdout.write(`user ${uuid}\n`);
         const counts = await createTimeseriesReader(s.cql).countByKey(uuid);
         for (const [key, n] of Object.entries(counts)) process.stdout.write(`  ${key}\t${n}\n`);

@@ -23,5 +23,6 @@ export async function planReset(admin: Admin, topicPrefix: string, date: string)
 }
 
 export async function applyReset(admin: Admin, plans: readonly ResetPlan[]): Promise<void> {
-  for (const plan of plans) await admin.setOffsets({ groupId: plan.group, topic: plan.topic, partitions: [...plan.partitions] });
+  for (const plan of plans)
+    await admin.setOffsets({ groupId: plan.group, topic: plan.topic, partitions: [...plan.partitions] });
 }

@@ -49,7 +49,14 @@ export function createBatchHandler(deps: ConverterDeps) {
   const errorTopic = topicName(deps.topicPrefix, 'errorTimeseries');
   const timeseriesTopic = topicName(deps.topicPrefix, 'timeseries');
   const convert = deps.convert ?? convertEntry;
-  return async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }: EachBatchPayload) => {
+  return async ({
+    batch,
+    resolveOffset,
+    heartbeat,
+    commitOffsetsIfNecessary,
+    isRunning,
+    isStale,
+  }: EachBatchPayload) => {
     if (batch.messages.length === 0 || !isRunning() || isStale()) return;
     const converted: StoredEntry[] = [];
     const letters: DeadLetter[] = [];
@@ -75,7 +82,14 @@ export function createBatchHandler(deps: ConverterDeps) {
       }
       const metadata = JSON.parse(record.metadata_json) as Record<string, unknown>;
       const data = JSON.parse(record.data_json) as Record<string, unknown>;
-      const result = convert({ key: record.key, type: record.type, writeTs: record.write_ts, platform: record.platform, metadata, data });
+      const result = convert({
+        key: record.key,
+        type: record.type,
+        writeTs: record.write_ts,
+        platform: record.platform,
+        metadata,
+        data,
+      });
       if (!result.ok) {
         letters.push({
           user_id: record.user_id,
@@ -101,7 +115,12 @@ export function createBatchHandler(deps: ConverterDeps) {
         writeTs: e.writeTs,
         dataTs: e.dataTs,
         oid,
-        entryJson: JSON.stringify({ _id: { $oid: oid }, user_id: bsonUuid(record.user_id), metadata: e.metadata, data: e.data }),
+        entryJson: JSON.stringify({
+          _id: { $oid: oid },
+          user_id: bsonUuid(record.user_id),
+          metadata: e.metadata,
+          data: e.data,
+        }),
       });
       if (message.headers?.[REPLAY_HEADER]) replayedOk.push(record);
     }
@@ -109,13 +128,24 @@ export function createBatchHandler(deps: ConverterDeps) {
     await deps.timeseries.write(converted);
     await heartbeat();
     for (const letter of letters) {
-      deps.logger.warn('Conversion failed', { key: letter.key, reason: letter.reason, partition: letter.source_partition, offset: letter.source_offset });
-      deps.intakeLog.warn(`Got error ${letter.reason} while saving entry ${letter.key} write_ts = ${letter.write_ts} for user ${letter.user_id}`);
-      deps.intakeLog.info(`Inserting entry ${letter.key} write_ts = ${letter.write_ts} for user ${letter.user_id} into error timeseries`);
+      deps.logger.warn('Conversion failed', {
+        key: letter.key,
+        reason: letter.reason,
+        partition: letter.source_partition,
+        offset: letter.source_offset,
+      });
+      deps.intakeLog.warn(
+        `Got error ${letter.reason} while saving entry ${letter.key} write_ts = ${letter.write_ts} for user ${letter.user_id}`,
+      );
+      deps.intakeLog.info(
+        `Inserting entry ${letter.key} write_ts = ${letter.write_ts} for user ${letter.user_id} into error timeseries`,
+      );
       await deps.errors.insert(letter);
     }
     if (letters.length > 0) {
-      const messages = await Promise.all(letters.map(async (l) => ({ key: l.user_id, value: await deps.codec.encode(valueSubject(errorTopic), l) })));
+      const messages = await Promise.all(
+        letters.map(async (l) => ({ key: l.user_id, value: await deps.codec.encode(valueSubject(errorTopic), l) })),
+      );
       await sendChunked(deps.producer, errorTopic, messages);
     }
     for (const r of replayedOk) await deps.errors.remove(r.user_id, r.key, r.write_ts, r.type);

@@ -71,7 +71,9 @@ export async function replayDeadLetters(deps: ReplayDeps): Promise<ReplayReport>
   const deadline = Date.now() + (deps.waitMs ?? 120_000);
   report.caughtUp = false;
   while (Date.now() < deadline) {
-    const committed = new Map((await groupProgress(deps.admin, group, usercache)).partitions.map((p) => [p.partition, p.committed]));
+    const committed = new Map(
+      (await groupProgress(deps.admin, group, usercache)).partitions.map((p) => [p.partition, p.committed]),
+    );
     if (target.every(({ partition, high }) => high === 0 || (committed.get(partition) ?? -1) >= high)) {
       report.caughtUp = true;
       break;

@@ -50,7 +50,11 @@ export function createApp(deps: GatewayDeps): Koa<GatewayState> {
     buckets: [0.005, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [metrics],
   });
-  const accepted = new Counter({ name: 'itinera_gateway_entries_accepted_total', help: 'Entries acknowledged by Kafka', registers: [metrics] });
+  const accepted = new Counter({
+    name: 'itinera_gateway_entries_accepted_total',
+    help: 'Entries acknowledged by Kafka',
+    registers: [metrics],
+  });
 
   const app = new Koa<GatewayState>();
   app.proxy = true;
@@ -73,7 +77,13 @@ export function createApp(deps: GatewayDeps): Koa<GatewayState> {
   const routers = [
     healthRoutes({ probes: deps.probes, metrics }),
     profileRoutes({ ...identify, profiles: deps.profiles, webLog: deps.webLog }),
-    usercacheRoutes({ ...identify, publisher: deps.publisher, documents: deps.documents, webLog: deps.webLog, onAccepted: (n) => accepted.inc(n) }),
+    usercacheRoutes({
+      ...identify,
+      publisher: deps.publisher,
+      documents: deps.documents,
+      webLog: deps.webLog,
+      onAccepted: (n) => accepted.inc(n),
+    }),
     resultRoutes({ ...identify, diary: deps.diary, timeseries: deps.timeseries, pipeline: deps.pipeline }),
     metricsRoutes({ ...identify, diary: deps.diary }),
   ];

@@ -7,7 +7,15 @@ import type { DependencyProbe } from './routes/health.js';
  * The readiness checks of `/ready`, through the gateway's own long-lived Cassandra client and one admin
  * connection kept for the purpose: a probe polled every few seconds must not open new clients each time.
  */
-export function createDependencyProbes({ kafka, cassandra, registryUrl }: { kafka: Kafka; cassandra: CassandraClient; registryUrl: string }) {
+export function createDependencyProbes({
+  kafka,
+  cassandra,
+  registryUrl,
+}: {
+  kafka: Kafka;
+  cassandra: CassandraClient;
+  registryUrl: string;
+}) {
   const admin = kafka.admin();
   let connected: Promise<void> | undefined;
   const safely = (check: () => Promise<boolean>) => () => check().catch(() => false);

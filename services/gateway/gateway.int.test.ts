@@ -18,7 +18,14 @@ afterAll(async () => {
 
 function location(writeTs: number, extra: Record<string, unknown> = {}) {
   return {
-    metadata: { key: 'background/location', platform: 'android', type: 'sensor-data', write_ts: writeTs, time_zone: 'America/Denver', read_ts: 0 },
+    metadata: {
+      key: 'background/location',
+      platform: 'android',
+      type: 'sensor-data',
+      write_ts: writeTs,
+      time_zone: 'America/Denver',
+      read_ts: 0,
+    },
     data: { latitude: 39.59, longitude: -104.98, accuracy: 20, bearing: 98, ts: writeTs - 1, filter: 'time', ...extra },
   };
 }
@@ -51,7 +58,9 @@ describe('profile and auth', () => {
 
   it('When a profile is updated, then /profile/get returns the fields and the user id as $uuid', async () => {
     const uuid = await registered('bob@example.org');
-    expect((await gw.post('/profile/update', { user: 'bob@example.org', update_doc: { curr_platform: 'ios' } })).body).toEqual({ update: true });
+    expect(
+      (await gw.post('/profile/update', { user: 'bob@example.org', update_doc: { curr_platform: 'ios' } })).body,
+    ).toEqual({ update: true });
     const profile = (await gw.post('/profile/get', { user: 'bob@example.org' })).body;
     expect(profile.curr_platform).toBe('ios');
     expect(profile.user_id).toEqual({ $uuid: uuid.replace(/-/g, '') });
@@ -63,7 +72,11 @@ describe('/usercache/put', () => {
     const uuid = await registered('carol@example.org');
     const before = await topicSize(env, 'usercache');
     const entries = [location(1617919770.084), location(1617919800.5), location(1617919830.25)];
-    const res = await gw.post('/usercache/put', { user: 'carol@example.org', phone_to_server: entries, app_version: '1.9.3' });
+    const res = await gw.post('/usercache/put', {
+      user: 'carol@example.org',
+      phone_to_server: entries,
+      app_version: '1.9.3',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({});
     expect(await topicSize(env, 'usercache')).toBe(before + 3);
@@ -75,9 +88,14 @@ describe('/usercache/put', () => {
   it('When timestamps are in milliseconds, then they are published in seconds', async () => {
     const uuid = await registered('dave@example.org');
     const before = await topicSize(env, 'usercache');
-    const res = await gw.post('/usercache/put', { user: 'dave@example.org', phone_to_server: [location(1617919770084)] });
+    const res = await gw.post('/usercache/put', {
+      user: 'dave@example.org',
+      phone_to_server: [location(1617919770084)],
+    });
     expect(res.status).toBe(200);
-    const mine = (await readTopic<{ write_ts: number; data_json: string }>(env, 'usercache', before + 1)).filter((r) => r.key === uuid);
+    const mine = (await readTopic<{ write_ts: number; data_json: string }>(env, 'usercache', before + 1)).filter(
+      (r) => r.key === uuid,
+    );
     expect(mine[0]?.value.write_ts).toBeCloseTo(1617919770.084, 6);
     expect(JSON.parse(mine[0]?.value.data_json ?? '{}').ts).toBeCloseTo(1617919770.083, 6);
   });
@@ -87,14 +105,17 @@ describe('/usercache/put', () => {
     [[{ metadata: { key: 7, write_ts: 1 }, data: {} }], /phone_to_server\[0\]\.metadata\.key/],
     [[{ metadata: { key: 'k', write_ts: 1 }, data: [] }], /phone_to_server\[0\]\.data must be an object/],
     ['not a list', /phone_to_server must be a list/],
-  ])('When an envelope is malformed (%#), then the whole put answers 400 naming it and nothing is published', async (list, message) => {
-    await registered('erin@example.org');
-    const before = await topicSize(env, 'usercache');
-    const res = await gw.post('/usercache/put', { user: 'erin@example.org', phone_to_server: list });
-    expect(res.status).toBe(400);
-    expect(res.body.error.message).toMatch(message);
-    expect(await topicSize(env, 'usercache')).toBe(before);
-  });
+  ])(
+    'When an envelope is malformed (%#), then the whole put answers 400 naming it and nothing is published',
+    async (list, message) => {
+      await registered('erin@example.org');
+      const before = await topicSize(env, 'usercache');
+      const res = await gw.post('/usercache/put', { user: 'erin@example.org', phone_to_server: list });
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toMatch(message);
+      expect(await topicSize(env, 'usercache')).toBe(before);
+    },
+  );
 
   it('When /usercache/putone is called, then it answers {"putone": true}', async () => {
     await registered('frank@example.org');
@@ -104,10 +125,18 @@ describe('/usercache/put', () => {
 
   it('When the broker does not answer, then the put gets 503 with Retry-After, never a 200', async () => {
     await registered('gina@example.org');
-    const deadKafka = createKafka({ brokers: ['127.0.0.1:1'], clientId: 'dead', logger: env.logger, retry: { retries: 1, maxRetryTime: 200 } });
+    const deadKafka = createKafka({
+      brokers: ['127.0.0.1:1'],
+      clientId: 'dead',
+      logger: env.logger,
+      retry: { retries: 1, maxRetryTime: 200 },
+    });
     const down = await startGateway(env, { kafka: deadKafka });
     try {
-      const res = await down.post('/usercache/put', { user: 'gina@example.org', phone_to_server: [location(1617919770)] });
+      const res = await down.post('/usercache/put', {
+        user: 'gina@example.org',
+        phone_to_server: [location(1617919770)],
+      });
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('30');
       expect(res.body.error.code).toBe('DEPENDENCY_UNAVAILABLE');
@@ -120,25 +149,38 @@ describe('/usercache/put', () => {
 describe('logs', () => {
   it('When a put succeeds, then stdout has START and END lines and the web log has the mapping and one line per entry', async () => {
     const uuid = await registered('hana@example.org');
-    await gw.post('/usercache/put', { user: 'hana@example.org', phone_to_server: [location(1617920000.5), location(1617920030.5)] });
+    await gw.post('/usercache/put', {
+      user: 'hana@example.org',
+      phone_to_server: [location(1617920000.5), location(1617920030.5)],
+    });
     const out = gw.stdout();
     const start = out.filter((l) => /^START \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6} POST \/usercache\/put$/.test(l));
     const end = out.filter((l) => l.startsWith('END ') && l.includes(`POST /usercache/put ${uuid} `));
     expect(start.length).toBeGreaterThan(0);
-    expect(end.at(-1)).toMatch(new RegExp(`^END \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{6} POST /usercache/put ${uuid} \\d+(\\.\\d+)?(e-\\d+)?$`));
+    expect(end.at(-1)).toMatch(
+      new RegExp(
+        `^END \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{6} POST /usercache/put ${uuid} \\d+(\\.\\d+)?(e-\\d+)?$`,
+      ),
+    );
     const created = out.filter((l) => /^END .* POST \/profile\/create  [\d.e-]+$/.test(l));
     expect(created.length).toBeGreaterThan(0);
 
     // winston's file transport writes asynchronously: wait for the END line, the last one of the call.
-    const log = await waitFor(async () => {
-      const lines = gw.webLog();
-      return lines.some((l) => l.includes(`:END POST /usercache/put ${uuid} `)) ? lines : undefined;
-    }, 10_000, 'the web log');
+    const log = await waitFor(
+      async () => {
+        const lines = gw.webLog();
+        return lines.some((l) => l.includes(`:END POST /usercache/put ${uuid} `)) ? lines : undefined;
+      },
+      10_000,
+      'the web log',
+    );
     const linePattern = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3}:(DEBUG|INFO|WARNING|WARN|ERROR):\d+:.+$/;
     expect(log.every((l) => linePattern.test(l))).toBe(true);
     const mine = log.filter((l) => l.includes(uuid));
     const mapping = mine.findIndex((l) => l.includes(`user_email = hana@example.org -> uuid = ${uuid}`));
-    const updates = mine.filter((l) => l.includes(`Updated result for user = ${uuid}, key = background/location, write_ts = 16179200`));
+    const updates = mine.filter((l) =>
+      l.includes(`Updated result for user = ${uuid}, key = background/location, write_ts = 16179200`),
+    );
     expect(mapping).toBeGreaterThanOrEqual(0);
     expect(updates).toHaveLength(2);
     expect(updates[0]).toMatch(/"updatedExisting":false/);
@@ -193,6 +235,9 @@ describe('HTTP edges', () => {
   it('When readiness is asked, then all three servers report ready', async () => {
     const res = await fetch(`${gw.url}/ready`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ready: true, servers: { kafka: 'ready', cassandra: 'ready', schema_registry: 'ready' } });
+    expect(await res.json()).toEqual({
+      ready: true,
+      servers: { kafka: 'ready', cassandra: 'ready', schema_registry: 'ready' },
+    });
   });
 });

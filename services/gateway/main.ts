@@ -21,7 +21,12 @@ async function main(): Promise<void> {
   const webLog = createWebLog(config.log.dir, config.log.level);
   const cassandra = createCassandraClient({ ...config.cassandra, keyspace: config.cassandra.keyspace });
   const cql = createCql(cassandra);
-  const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'itinera-gateway', logger, retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 2000 } });
+  const kafka = createKafka({
+    brokers: config.kafka.brokers,
+    clientId: 'itinera-gateway',
+    logger,
+    retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 2000 },
+  });
   const producer = createIdempotentProducer(kafka);
   const codec = createAvroCodec(createSchemaRegistry(config.schemaRegistry.url));
   const readiness = createDependencyProbes({ kafka, cassandra, registryUrl: config.schemaRegistry.url });
@@ -40,7 +45,9 @@ async function main(): Promise<void> {
   });
   const server = app.listen(config.webserver.port, config.webserver.host);
   server.requestTimeout = config.webserver.timeoutSeconds * 1000;
-  process.stdout.write(`Itinera gateway listening on http://${config.webserver.host}:${config.webserver.port} (auth ${config.webserver.auth})\n`);
+  process.stdout.write(
+    `Itinera gateway listening on http://${config.webserver.host}:${config.webserver.port} (auth ${config.webserver.auth})\n`,
+  );
 
   const stop = async (signal: string) => {
     logger.info('Stopping', { signal });

@@ -15,8 +15,18 @@ export function createWebLog(dir: string, level: string): WebLog {
     level,
     format: specLineFormat(),
     transports: [
-      new winston.transports.File({ filename: join(dir, 'webserver.log'), maxsize: 1024 ** 3, maxFiles: 3, tailable: true }),
-      new winston.transports.File({ filename: join(dir, 'webserver-errors.log'), level: 'error', maxsize: 1024 ** 3, maxFiles: 2 }),
+      new winston.transports.File({
+        filename: join(dir, 'webserver.log'),
+        maxsize: 1024 ** 3,
+        maxFiles: 3,
+        tailable: true,
+      }),
+      new winston.transports.File({
+        filename: join(dir, 'webserver-errors.log'),
+        level: 'error',
+        maxsize: 1024 ** 3,
+        maxFiles: 2,
+      }),
     ],
   });
 }

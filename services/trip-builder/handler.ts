@@ -26,7 +26,14 @@ const OBSERVED: ReadonlySet<string> = new Set(Object.values(OBSERVED_KEYS));
  * before the commit redelivers the batch into a rebuild from the same saved resume point: nothing lost or doubled.
  */
 export function createTripBatchHandler(deps: TripBuilderDeps) {
-  return async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }: EachBatchPayload) => {
+  return async ({
+    batch,
+    resolveOffset,
+    heartbeat,
+    commitOffsetsIfNecessary,
+    isRunning,
+    isStale,
+  }: EachBatchPayload) => {
     if (batch.messages.length === 0 || !isRunning() || isStale()) return;
     const earliest = new Map<string, number>();
     for (const message of batch.messages) {
@@ -38,7 +45,12 @@ export function createTripBatchHandler(deps: TripBuilderDeps) {
     for (const [userId, from] of earliest) {
       const started = performance.now();
       const result = await rebuildUser(deps, userId, from);
-      deps.logger.debug('Rebuilt trips', { user: userId, trips: result.trips, days: result.days, ms: Math.round(performance.now() - started) });
+      deps.logger.debug('Rebuilt trips', {
+        user: userId,
+        trips: result.trips,
+        days: result.days,
+        ms: Math.round(performance.now() - started),
+      });
       deps.onRebuilt?.(userId, result.trips);
       await heartbeat();
     }

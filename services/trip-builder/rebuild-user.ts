@@ -64,7 +64,8 @@ export async function rebuildUser(deps: RebuildDeps, userId: string, earliestNew
   }
   await refreshUsercache(deps, userId, rendered);
   await saveProgress(deps, userId);
-  const next = built.resume ?? (Number.isFinite(window.fromTs) ? { fromTs: window.fromTs, place: window.place } : undefined);
+  const next =
+    built.resume ?? (Number.isFinite(window.fromTs) ? { fromTs: window.fromTs, place: window.place } : undefined);
   if (next) await deps.trips.saveResumePoint(userId, next);
   return { trips: built.trips.length, days: [...days].sort() };
 }
@@ -72,7 +73,11 @@ export async function rebuildUser(deps: RebuildDeps, userId: string, earliestNew
 async function renderDay(deps: RebuildDeps, userId: string, day: string): Promise<unknown[]> {
   const trips = (await deps.trips.tripsOfDay(userId, day)).sort((a, b) => a.rawStartTs - b.rawStartTs);
   if (trips.length === 0) return [];
-  const { previous, next } = await deps.trips.neighbours(userId, trips[0]!.rawStartTs, trips[trips.length - 1]!.rawStartTs);
+  const { previous, next } = await deps.trips.neighbours(
+    userId,
+    trips[0]!.rawStartTs,
+    trips[trips.length - 1]!.rawStartTs,
+  );
   const chain: (BuiltTrip | undefined)[] = [previous, ...trips, next];
   return trips.map((t, i) => tripToGeojson(userId, t, chain[i], chain[i + 2]));
 }
@@ -83,7 +88,8 @@ async function renderDay(deps: RebuildDeps, userId: string, day: string): Promis
  */
 async function refreshUsercache(deps: RebuildDeps, userId: string, rendered: Map<string, unknown[]>): Promise<void> {
   const latest = await deps.trips.latestTrips(userId, RECENT_TRIPS_SCAN);
-  const recent = latest.length > 0 ? recentDays([...new Set(latest.map((t) => t.localDate))], latest[0]!.localDate) : [];
+  const recent =
+    latest.length > 0 ? recentDays([...new Set(latest.map((t) => t.localDate))], latest[0]!.localDate) : [];
   const writeTs = deps.now();
   const existing = await deps.documents.keys(userId);
   for (const day of recent) {
@@ -102,8 +108,12 @@ async function refreshUsercache(deps: RebuildDeps, userId: string, rendered: Map
 async function saveProgress(deps: RebuildDeps, userId: string): Promise<void> {
   const [last] = await deps.trips.latestTrips(userId, 1);
   const first = await deps.trips.firstTrip(userId);
-  const lastTrip = last ? (await deps.trips.tripsOfDay(userId, last.localDate)).find((t) => t.rawStartTs === last.rawStartTs) : undefined;
-  const firstTrip = first ? (await deps.trips.tripsOfDay(userId, first.localDate)).find((t) => t.rawStartTs === first.rawStartTs) : undefined;
+  const lastTrip = last
+    ? (await deps.trips.tripsOfDay(userId, last.localDate)).find((t) => t.rawStartTs === last.rawStartTs)
+    : undefined;
+  const firstTrip = first
+    ? (await deps.trips.tripsOfDay(userId, first.localDate)).find((t) => t.rawStartTs === first.rawStartTs)
+    : undefined;
   await deps.trips.saveProgress(userId, {
     completeTs: lastTrip?.endTs ?? null,
     rangeStartTs: firstTrip?.startTs ?? null,

@@ -62,7 +62,9 @@ function shape(trips: any[]) {
     start: t.properties.start_ts,
     end: t.properties.end_ts,
     distance: Math.round(t.properties.distance * 1000) / 1000,
-    modes: t.features.filter((f: any) => f.type === 'FeatureCollection').map((f: any) => f.features[0].properties.sensed_mode),
+    modes: t.features
+      .filter((f: any) => f.type === 'FeatureCollection')
+      .map((f: any) => f.features[0].properties.sensed_mode),
   }));
 }
 
@@ -88,7 +90,7 @@ async function settled(user: string, day: string, expectedCount: number): Promis
 const reference = new Map<string, any[]>();
 
 describe('trip builder', () => {
-  it('When the five real days are pushed like a phone, then getTrips serves trips matching e-mission\'s ground truth, the usercache holds the diary documents, and the pipeline reports progress', async () => {
+  it("When the five real days are pushed like a phone, then getTrips serves trips matching e-mission's ground truth, the usercache holds the diary documents, and the pipeline reports progress", async () => {
     for (const name of REAL_DAYS) {
       await gw.post('/profile/create', { user: `one-${name}` });
       await push(`one-${name}`, phoneEntries(name));
@@ -110,8 +112,13 @@ describe('trip builder', () => {
         startLoc: t.properties.start_loc.coordinates,
         endLoc: t.properties.end_loc.coordinates,
       }));
-      expect(expected.filter((e) => got.some((g) => matches(g, e))).length / expected.length, name).toBeGreaterThanOrEqual(0.9);
-      expect(got.filter((g) => expected.some((e) => matches(g, e))).length / got.length, name).toBeGreaterThanOrEqual(0.9);
+      expect(
+        expected.filter((e) => got.some((g) => matches(g, e))).length / expected.length,
+        name,
+      ).toBeGreaterThanOrEqual(0.9);
+      expect(got.filter((g) => expected.some((e) => matches(g, e))).length / got.length, name).toBeGreaterThanOrEqual(
+        0.9,
+      );
     }
     const user = 'one-shankari_2015-aug-27';
     const docs = (await gw.post('/usercache/get', { user })).body.server_to_phone as any[];
@@ -122,7 +129,10 @@ describe('trip builder', () => {
     expect(complete).toBeGreaterThan(1440700000);
     const range = (await gw.post('/pipeline/get_range_ts', { user })).body;
     expect(range.start_ts).toBeLessThan(range.end_ts);
-    const log = execFileSync('sh', ['-c', `zcat ${join(intakeLogDir(), 'intake_0-trips.log.gz')} 2>/dev/null || true`]).toString();
+    const log = execFileSync('sh', [
+      '-c',
+      `zcat ${join(intakeLogDir(), 'intake_0-trips.log.gz')} 2>/dev/null || true`,
+    ]).toString();
     expect(log).toMatch(/Adding \d+ trips for day 2015-08-27/);
   });
 
@@ -130,7 +140,9 @@ describe('trip builder', () => {
     const user = 'one-shankari_2015-aug-27';
     const sections = reference
       .get('shankari_2015-aug-27')!
-      .flatMap((t) => t.features.filter((f: any) => f.type === 'FeatureCollection').map((f: any) => f.features[0].properties));
+      .flatMap((t) =>
+        t.features.filter((f: any) => f.type === 'FeatureCollection').map((f: any) => f.features[0].properties),
+      );
     const byMode = (fn: (s: any) => number) => {
       const out: Record<string, number> = {};
       for (const s of sections) {
@@ -178,7 +190,11 @@ describe('trip builder', () => {
     await push('two-batches', entries.slice(cut));
     const expected = shape(reference.get(name)!).map(({ id: _id, ...rest }) => rest);
     await waitFor(
-      async () => (JSON.stringify(shape(await timeline('two-batches', DAY_OF[name]!)).map(({ id: _id, ...r }) => r)) === JSON.stringify(expected) ? true : undefined),
+      async () =>
+        JSON.stringify(shape(await timeline('two-batches', DAY_OF[name]!)).map(({ id: _id, ...r }) => r)) ===
+        JSON.stringify(expected)
+          ? true
+          : undefined,
       60_000,
       'the two-batch day to equal the one-push day',
     );

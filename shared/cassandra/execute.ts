@@ -12,12 +12,15 @@ export interface Statement {
 /** Driver errors that mean "the cluster did not answer", as opposed to a bad query. */
 function isUnavailable(err: unknown): boolean {
   const name = err instanceof Error ? err.name : '';
-  return ['NoHostAvailableError', 'OperationTimedOutError', 'ResponseError', 'BusyConnectionError'].includes(name) &&
-    !/Invalid|Syntax|Unconfigured|Undefined/i.test(err instanceof Error ? err.message : '');
+  return (
+    ['NoHostAvailableError', 'OperationTimedOutError', 'ResponseError', 'BusyConnectionError'].includes(name) &&
+    !/Invalid|Syntax|Unconfigured|Undefined/i.test(err instanceof Error ? err.message : '')
+  );
 }
 
 function wrap(err: unknown, query: string): never {
-  if (isUnavailable(err)) throw new DependencyUnavailableError('Cassandra did not answer', { cause: err, details: { query } });
+  if (isUnavailable(err))
+    throw new DependencyUnavailableError('Cassandra did not answer', { cause: err, details: { query } });
   throw err;
 }
 
@@ -29,14 +32,22 @@ export function createCql(client: CassandraClient) {
   return {
     async read(query: string, params: Params = [], options: { fetchSize?: number; pageState?: string } = {}) {
       try {
-        return await client.execute(query, params, { prepare: true, consistency: consistencies.localQuorum, ...options });
+        return await client.execute(query, params, {
+          prepare: true,
+          consistency: consistencies.localQuorum,
+          ...options,
+        });
       } catch (err) {
         return wrap(err, query);
       }
     },
     async write(query: string, params: Params) {
       try {
-        return await client.execute(query, params, { prepare: true, consistency: consistencies.localQuorum, isIdempotent: true });
+        return await client.execute(query, params, {
+          prepare: true,
+          consistency: consistencies.localQuorum,
+          isIdempotent: true,
+        });
       } catch (err) {
         return wrap(err, query);
       }
@@ -57,7 +68,12 @@ export function createCql(client: CassandraClient) {
     async writeBatch(statements: Statement[]) {
       if (statements.length === 0) return;
       try {
-        await client.batch(statements, { prepare: true, logged: false, consistency: consistencies.localQuorum, isIdempotent: true });
+        await client.batch(statements, {
+          prepare: true,
+          logged: false,
+          consistency: consistencies.localQuorum,
+          isIdempotent: true,
+        });
       } catch (err) {
         wrap(err, statements[0]?.query ?? '');
       }

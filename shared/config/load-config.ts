@@ -79,7 +79,8 @@ function asString(name: string, value: unknown): string {
 
 function asPort(name: string, value: unknown): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`${name} must be a port number, got ${String(value)}`);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new ConfigError(`${name} must be a port number, got ${String(value)}`);
   return n;
 }
 
@@ -128,14 +129,20 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
       host: asString('WEBSERVER_HOST', pick('WEBSERVER_HOST', env, web['host'], '0.0.0.0')),
       port: asPort('WEBSERVER_PORT', pick('WEBSERVER_PORT', env, web['port'], 8080)),
       timeoutSeconds: asPositive('WEBSERVER_TIMEOUT', pick('WEBSERVER_TIMEOUT', env, web['timeout'], 3600)),
-      auth: asOneOf('WEBSERVER_AUTH', pick('WEBSERVER_AUTH', env, web['auth'], 'skip'), ['skip', 'token_list', 'secret'] as const),
+      auth: asOneOf('WEBSERVER_AUTH', pick('WEBSERVER_AUTH', env, web['auth'], 'skip'), [
+        'skip',
+        'token_list',
+        'secret',
+      ] as const),
       aggregateCallAuth: asOneOf(
         'WEBSERVER_AGGREGATE_CALL_AUTH',
         pick('WEBSERVER_AGGREGATE_CALL_AUTH', env, web['aggregate_call_auth'], 'no_auth'),
         ['no_auth', 'user_only', 'never'] as const,
       ),
       bodyLimitBytes:
-        asPositive('WEBSERVER_BODY_LIMIT_MB', pick('WEBSERVER_BODY_LIMIT_MB', env, web['body_limit_mb'], 64)) * 1024 * 1024,
+        asPositive('WEBSERVER_BODY_LIMIT_MB', pick('WEBSERVER_BODY_LIMIT_MB', env, web['body_limit_mb'], 64)) *
+        1024 *
+        1024,
       secretPrefixes: Array.isArray(secrets['client_secret_list']) ? secrets['client_secret_list'].map(String) : [],
       tokenList: Array.isArray(tokens['tokens']) ? tokens['tokens'].map(String) : [],
     },
@@ -178,7 +185,8 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
 function asKeyspace(value: unknown): string {
   const s = asString('CASSANDRA_KEYSPACE', value);
   // Keyspace names are interpolated into DDL, so only CQL identifier characters are allowed.
-  if (!/^[a-z][a-z0-9_]{0,47}$/.test(s)) throw new ConfigError(`CASSANDRA_KEYSPACE must match [a-z][a-z0-9_]*, got ${s}`);
+  if (!/^[a-z][a-z0-9_]{0,47}$/.test(s))
+    throw new ConfigError(`CASSANDRA_KEYSPACE must match [a-z][a-z0-9_]*, got ${s}`);
   return s;
 }
 

@@ -13,7 +13,14 @@ export interface KafkaOptions {
 }
 
 /** The one place a kafkajs client is built; its logs go to our logger at WARN and above. */
-export function createKafka({ brokers, clientId, logger, connectionTimeout = 3000, requestTimeout = 30000, retry }: KafkaOptions): Kafka {
+export function createKafka({
+  brokers,
+  clientId,
+  logger,
+  connectionTimeout = 3000,
+  requestTimeout = 30000,
+  retry,
+}: KafkaOptions): Kafka {
   return new Kafka({
     clientId,
     brokers: [...brokers],

@@ -20,7 +20,14 @@ export async function sendChunked(
   let bytes = 0;
   const flush = async () => {
     if (chunk.length === 0) return;
-    results.push(...(await producer.send({ topic, acks: -1, messages: chunk, ...(options.timeout ? { timeout: options.timeout } : {}) })));
+    results.push(
+      ...(await producer.send({
+        topic,
+        acks: -1,
+        messages: chunk,
+        ...(options.timeout ? { timeout: options.timeout } : {}),
+      })),
+    );
     chunk = [];
     bytes = 0;
   };

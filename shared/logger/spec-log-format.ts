@@ -28,7 +28,13 @@ export function startLine(epochMicros: number, method: string, path: string): st
 }
 
 /** With no user known, the uuid field is empty (two spaces), as e-mission prints it. */
-export function endLine(epochMicros: number, method: string, path: string, userUuid: string | null, durationSeconds: number): string {
+export function endLine(
+  epochMicros: number,
+  method: string,
+  path: string,
+  userUuid: string | null,
+  durationSeconds: number,
+): string {
   return `END ${formatMicros(epochMicros)} ${method} ${path} ${userUuid ?? ''} ${durationSeconds}`;
 }
 

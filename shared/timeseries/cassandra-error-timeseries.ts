@@ -47,11 +47,28 @@ export function createErrorTimeseries(cql: Cql): ErrorTimeseries {
     async insert(l) {
       await cql.write(
         'INSERT INTO error_timeseries (user_id, key, write_ts, type, reason, source_topic, source_partition, source_offset, failed_ts, metadata, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        [l.user_id, l.key, l.write_ts, l.type, l.reason, l.source_topic, l.source_partition, l.source_offset, l.failed_ts, l.metadata_json, l.data_json],
+        [
+          l.user_id,
+          l.key,
+          l.write_ts,
+          l.type,
+          l.reason,
+          l.source_topic,
+          l.source_partition,
+          l.source_offset,
+          l.failed_ts,
+          l.metadata_json,
+          l.data_json,
+        ],
       );
     },
     async remove(userId, key, writeTs, type) {
-      await cql.write('DELETE FROM error_timeseries WHERE user_id = ? AND key = ? AND write_ts = ? AND type = ?', [userId, key, writeTs, type]);
+      await cql.write('DELETE FROM error_timeseries WHERE user_id = ? AND key = ? AND write_ts = ? AND type = ?', [
+        userId,
+        key,
+        writeTs,
+        type,
+      ]);
     },
     all,
     async countByKey() {

@@ -36,14 +36,18 @@ export function upsertStatements(e: StoredEntry): RowWrite[] {
       table: 'timeseries',
       partition: `${e.userId}|${e.key}|${day}`,
       statement: {
-        query: 'INSERT INTO timeseries (user_id, key, day, write_ts, type, data_ts, oid, entry) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        query:
+          'INSERT INTO timeseries (user_id, key, day, write_ts, type, data_ts, oid, entry) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
         params: [e.userId, e.key, day, e.writeTs, e.type, e.dataTs, e.oid, e.entryJson],
       },
     },
     {
       table: 'timeseries_days',
       partition: e.userId,
-      statement: { query: 'INSERT INTO timeseries_days (user_id, key, day) VALUES (?, ?, ?)', params: [e.userId, e.key, day] },
+      statement: {
+        query: 'INSERT INTO timeseries_days (user_id, key, day) VALUES (?, ?, ?)',
+        params: [e.userId, e.key, day],
+      },
     },
   ];
   if (e.dataTs !== null) {
@@ -53,14 +57,18 @@ export function upsertStatements(e: StoredEntry): RowWrite[] {
         table: 'timeseries_by_data_ts',
         partition: `${e.userId}|${e.key}|${dataDay}`,
         statement: {
-          query: 'INSERT INTO timeseries_by_data_ts (user_id, key, day, data_ts, write_ts, type, entry) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          query:
+            'INSERT INTO timeseries_by_data_ts (user_id, key, day, data_ts, write_ts, type, entry) VALUES (?, ?, ?, ?, ?, ?, ?)',
           params: [e.userId, e.key, dataDay, e.dataTs, e.writeTs, e.type, e.entryJson],
         },
       },
       {
         table: 'timeseries_days',
         partition: e.userId,
-        statement: { query: 'INSERT INTO timeseries_days (user_id, key, day) VALUES (?, ?, ?)', params: [e.userId, `#data.ts#${e.key}`, dataDay] },
+        statement: {
+          query: 'INSERT INTO timeseries_days (user_id, key, day) VALUES (?, ?, ?)',
+          params: [e.userId, `#data.ts#${e.key}`, dataDay],
+        },
       },
     );
   }
@@ -75,7 +83,13 @@ export interface TimeseriesReader {
 }
 
 export function createTimeseriesReader(cql: Cql): TimeseriesReader {
-  async function partitions(userId: string, keys: readonly string[] | null, timeKey: TimeKey, start: number, end: number) {
+  async function partitions(
+    userId: string,
+    keys: readonly string[] | null,
+    timeKey: TimeKey,
+    start: number,
+    end: number,
+  ) {
     const rs = await cql.read('SELECT key, day FROM timeseries_days WHERE user_id = ?', [userId]);
     const prefix = timeKey === 'data.ts' ? '#data.ts#' : '';
     const wanted = keys ? new Set(keys.map((k) => prefix + k)) : null;
@@ -107,7 +121,11 @@ export function createTimeseriesReader(cql: Cql): TimeseriesReader {
       const parts = await partitions(userId, null, 'metadata.write_ts', 0, Number.MAX_SAFE_INTEGER);
       const counts: Record<string, number> = {};
       for (const p of parts) {
-        const rs = await cql.read('SELECT COUNT(*) AS n FROM timeseries WHERE user_id = ? AND key = ? AND day = ?', [userId, p.key, p.day]);
+        const rs = await cql.read('SELECT COUNT(*) AS n FROM timeseries WHERE user_id = ? AND key = ? AND day = ?', [
+          userId,
+          p.key,
+          p.day,
+        ]);
         counts[p.key] = (counts[p.key] ?? 0) + Number(rs.rows[0]?.['n'] ?? 0);
       }
       return counts;

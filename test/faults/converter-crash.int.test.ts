@@ -79,11 +79,13 @@ describe('converter crashes', () => {
     while (kills < 3) {
       // Kill once it has made progress, so each crash lands mid-stream with work in flight.
       const before = (await committedAndHigh()).committed;
-      await waitFor(async () => ((await committedAndHigh()).committed > before ? true : undefined), 120_000, 'converter progress').catch(
-        (err: unknown) => {
-          throw new Error(`${String(err)}\nconverter output:\n${readFileSync(outFile, 'utf8').slice(-3000)}`);
-        },
-      );
+      await waitFor(
+        async () => ((await committedAndHigh()).committed > before ? true : undefined),
+        120_000,
+        'converter progress',
+      ).catch((err: unknown) => {
+        throw new Error(`${String(err)}\nconverter output:\n${readFileSync(outFile, 'utf8').slice(-3000)}`);
+      });
       converter.kill('SIGKILL');
       await new Promise((r) => converter.once('exit', r));
       kills += 1;
@@ -91,10 +93,14 @@ describe('converter crashes', () => {
     }
     await streaming;
     await producer.disconnect();
-    await waitFor(async () => {
-      const { committed, high } = await committedAndHigh();
-      return high === ENTRIES && committed === high ? true : undefined;
-    }, 240_000, 'the converter to finish');
+    await waitFor(
+      async () => {
+        const { committed, high } = await committedAndHigh();
+        return high === ENTRIES && committed === high ? true : undefined;
+      },
+      240_000,
+      'the converter to finish',
+    );
     converter.kill('SIGTERM');
     await new Promise((r) => (converter.exitCode !== null ? r(null) : converter.once('exit', r)));
     await admin.disconnect();
@@ -104,7 +110,9 @@ describe('converter crashes', () => {
     for (const user of users) {
       for (const [key, n] of Object.entries(await reader.countByKey(user))) stored[key] = (stored[key] ?? 0) + n;
     }
-    const real_ = Object.fromEntries(Object.entries(expected).map(([k, n]) => [k === 'background/activity' ? 'background/motion_activity' : k, n]));
+    const real_ = Object.fromEntries(
+      Object.entries(expected).map(([k, n]) => [k === 'background/activity' ? 'background/motion_activity' : k, n]),
+    );
     expect(kills).toBe(3);
     expect(stored).toEqual(real_);
     expect(Object.values(stored).reduce((a, b) => a + b, 0)).toBe(ENTRIES);

@@ -30,7 +30,11 @@ export async function startContainers(): Promise<{ addresses: ServerAddresses; s
     .start();
   const cassandra = await new GenericContainer('cassandra:5.0')
     .withExposedPorts(9042)
-    .withEnvironment({ MAX_HEAP_SIZE: '1G', HEAP_NEWSIZE: '200M', JVM_OPTS: '-Dcassandra.skip_wait_for_gossip_to_settle=0 -Dcassandra.initial_token=0' })
+    .withEnvironment({
+      MAX_HEAP_SIZE: '1G',
+      HEAP_NEWSIZE: '200M',
+      JVM_OPTS: '-Dcassandra.skip_wait_for_gossip_to_settle=0 -Dcassandra.initial_token=0',
+    })
     .withWaitStrategy(Wait.forLogMessage(/Startup complete/))
     .withStartupTimeout(240_000)
     .start();

@@ -26,21 +26,32 @@ export interface RunningGateway {
   stdout(): string[];
   /** Lines of webserver.log so far. */
   webLog(): string[];
-  post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  post(
+    path: string,
+    body: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
 }
 
 /** The real gateway, wired to the test environment's servers, listening on a free port. */
-export async function startGateway(env: TestEnv, overrides: Partial<GatewayDeps> & { kafka?: Kafka } = {}): Promise<RunningGateway> {
+export async function startGateway(
+  env: TestEnv,
+  overrides: Partial<GatewayDeps> & { kafka?: Kafka } = {},
+): Promise<RunningGateway> {
   const logDir = mkdtempSync(join(tmpdir(), 'itinera-weblog-'));
   const webLog = createWebLog(logDir, 'debug');
   const out = new PassThrough();
   const printed: string[] = [];
   out.on('data', (chunk: Buffer) => printed.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
   const cql = createCql(env.cassandra);
-  const producer = createIdempotentProducer((overrides.kafka ?? env.kafka));
+  const producer = createIdempotentProducer(overrides.kafka ?? env.kafka);
   const codec = createAvroCodec(createSchemaRegistry(env.config.schemaRegistry.url));
-  const readiness = createDependencyProbes({ kafka: env.kafka, cassandra: env.cassandra, registryUrl: env.config.schemaRegistry.url });
+  const readiness = createDependencyProbes({
+    kafka: env.kafka,
+    cassandra: env.cassandra,
+    registryUrl: env.config.schemaRegistry.url,
+  });
   const app = createApp({
     config: env.config,
     users: createCassandraUserStore(cql),
@@ -49,7 +60,12 @@ export async function startGateway(env: TestEnv, overrides: Partial<GatewayDeps>
     diary: createCassandraDiaryReader(cql),
     timeseries: createTimeseriesReader(cql),
     pipeline: createPipelineStateReader(cql),
-    publisher: createUsercachePublisher({ producer, codec, topic: topicName(env.config.kafka.topicPrefix, 'usercache'), sendTimeoutMs: 8000 }),
+    publisher: createUsercachePublisher({
+      producer,
+      codec,
+      topic: topicName(env.config.kafka.topicPrefix, 'usercache'),
+      sendTimeoutMs: 8000,
+    }),
     webLog,
     probes: readiness.probes,
     stdout: out,

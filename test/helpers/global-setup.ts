@@ -35,7 +35,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     return stop;
   }
   // The local stack stays up after the run (a warm re-run takes seconds); `npm run stop` or .ci/run stops it.
-  const result = spawnSync('npx', ['tsx', join(repoRoot, 'deploy/local/stack.ts'), 'up'], { stdio: 'inherit', cwd: repoRoot });
+  const result = spawnSync('npx', ['tsx', join(repoRoot, 'deploy/local/stack.ts'), 'up'], {
+    stdio: 'inherit',
+    cwd: repoRoot,
+  });
   if (result.status !== 0) throw new Error('the local stack did not come up; see the lines above');
   project.provide('servers', {
     kafkaBrokers: '127.0.0.1:9092',

@@ -15,9 +15,17 @@ export async function topicSize(env: TestEnv, id: TopicId): Promise<number> {
 }
 
 /** Reads the whole topic from the beginning with a fresh group, decoding values through the registry. */
-export async function readTopic<T>(env: TestEnv, id: TopicId, expected: number, timeoutMs = 30_000): Promise<{ key: string; value: T }[]> {
+export async function readTopic<T>(
+  env: TestEnv,
+  id: TopicId,
+  expected: number,
+  timeoutMs = 30_000,
+): Promise<{ key: string; value: T }[]> {
   const topic = topicName(env.config.kafka.topicPrefix, id);
-  const consumer = env.kafka.consumer({ groupId: `${env.config.kafka.topicPrefix}reader-${randomUUID()}`, maxWaitTimeInMs: 100 });
+  const consumer = env.kafka.consumer({
+    groupId: `${env.config.kafka.topicPrefix}reader-${randomUUID()}`,
+    maxWaitTimeInMs: 100,
+  });
   const seen: { key: string; value: T }[] = [];
   await consumer.connect();
   try {

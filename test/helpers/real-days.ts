@@ -12,7 +12,9 @@ export const REAL_DAYS = [
 ] as const;
 
 export function loadRealDay(name: string): TimeseriesLike[] {
-  return JSON.parse(readFileSync(join(sharedDataDir(), 'emission-real-days', `${name}.json`), 'utf8')) as TimeseriesLike[];
+  return JSON.parse(
+    readFileSync(join(sharedDataDir(), 'emission-real-days', `${name}.json`), 'utf8'),
+  ) as TimeseriesLike[];
 }
 
 export interface GroundTruthTrip {
@@ -21,6 +23,8 @@ export interface GroundTruthTrip {
 }
 
 export function loadGroundTruth(name: string): GroundTruthTrip[] {
-  const raw = JSON.parse(readFileSync(join(sharedDataDir(), 'emission-real-days', `${name}.ground_truth.json`), 'utf8'));
+  const raw = JSON.parse(
+    readFileSync(join(sharedDataDir(), 'emission-real-days', `${name}.ground_truth.json`), 'utf8'),
+  );
   return raw.data as GroundTruthTrip[];
 }

@@ -83,7 +83,11 @@ describe('the local stack', () => {
     await producer.connect();
     cleanupAfterTest(() => producer.disconnect());
     const t0 = Date.now();
-    const before = Array.from({ length: 3 }, (_, i) => ({ key: 'u1', value: `old-${i}`, timestamp: String(t0 - 60_000 + i) }));
+    const before = Array.from({ length: 3 }, (_, i) => ({
+      key: 'u1',
+      value: `old-${i}`,
+      timestamp: String(t0 - 60_000 + i),
+    }));
     const after = Array.from({ length: 2 }, (_, i) => ({ key: 'u1', value: `new-${i}`, timestamp: String(t0 + i) }));
     await producer.send({ topic, acks: -1, messages: [...before, ...after] });
 
@@ -96,7 +100,11 @@ describe('the local stack', () => {
     await admin.connect();
     cleanupAfterTest(() => admin.disconnect());
     const offsets = await admin.fetchTopicOffsetsByTimestamp(topic, t0);
-    await admin.setOffsets({ groupId: group, topic, partitions: offsets.map(({ partition, offset }) => ({ partition, offset })) });
+    await admin.setOffsets({
+      groupId: group,
+      topic,
+      partitions: offsets.map(({ partition, offset }) => ({ partition, offset })),
+    });
 
     const secondPass: EachMessagePayload[] = [];
     await consumeInto(group, topic, secondPass, false);
@@ -123,7 +131,11 @@ describe('the local stack', () => {
     const producer = createIdempotentProducer(env.kafka);
     await producer.connect();
     cleanupAfterTest(() => producer.disconnect());
-    await producer.send({ topic, acks: -1, messages: [{ key: letter.user_id, value: await env.codec.encode(valueSubject(topic), letter) }] });
+    await producer.send({
+      topic,
+      acks: -1,
+      messages: [{ key: letter.user_id, value: await env.codec.encode(valueSubject(topic), letter) }],
+    });
 
     const seen: EachMessagePayload[] = [];
     await consumeInto(`${env.config.kafka.topicPrefix}dlq-${randomUUID()}`, topic, seen);

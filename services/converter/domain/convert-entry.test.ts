@@ -28,7 +28,14 @@ describe('local time', () => {
   it('When a timestamp is formatted in a zone, then it matches arrow’s isoformat and LocalDate', () => {
     expect(isoLocal(1440688707.867, 'America/Los_Angeles')).toBe('2015-08-27T08:18:27.867000-07:00');
     expect(localDate(1440688707.867, 'America/Los_Angeles')).toEqual({
-      year: 2015, month: 8, day: 27, hour: 8, minute: 18, second: 27, weekday: 3, timezone: 'America/Los_Angeles',
+      year: 2015,
+      month: 8,
+      day: 27,
+      hour: 8,
+      minute: 18,
+      second: 27,
+      weekday: 3,
+      timezone: 'America/Los_Angeles',
     });
     expect(isoLocal(1456134436.260307, 'America/Los_Angeles')).toBe('2016-02-22T01:47:16.260307-08:00');
   });
@@ -48,21 +55,36 @@ describe('convertEntry on the phones’ wire forms', () => {
 
   it('When an Android activity arrives, then its obfuscated fields become a motion activity', () => {
     const result = convertEntry(sample('android.activity.json'));
-    expect(result.ok && result.entry).toMatchObject({ key: 'background/motion_activity', data: { type: 5, confidence: 100 } });
+    expect(result.ok && result.entry).toMatchObject({
+      key: 'background/motion_activity',
+      data: { type: 5, confidence: 100 },
+    });
   });
 
   it('When iOS flags arrive, then one flag maps to its mode and none maps to NONE', () => {
-    expect(convertEntry(sample('ios.activity.json'))).toMatchObject({ ok: true, entry: { data: { type: 3, confidence: 100 } } });
+    expect(convertEntry(sample('ios.activity.json'))).toMatchObject({
+      ok: true,
+      entry: { data: { type: 3, confidence: 100 } },
+    });
     expect(convertEntry(sample('ios.activity.none.json'))).toMatchObject({ ok: true, entry: { data: { type: 9 } } });
   });
 
   it('When transitions arrive, then their strings become the state and transition enums', () => {
-    expect(convertEntry(sample('android.transition.json'))).toMatchObject({ ok: true, entry: { data: { curr_state: 1, transition: 0 } } });
-    expect(convertEntry(sample('ios.transition.json'))).toMatchObject({ ok: true, entry: { data: { curr_state: 1, transition: 2 } } });
+    expect(convertEntry(sample('android.transition.json'))).toMatchObject({
+      ok: true,
+      entry: { data: { curr_state: 1, transition: 0 } },
+    });
+    expect(convertEntry(sample('ios.transition.json'))).toMatchObject({
+      ok: true,
+      entry: { data: { curr_state: 1, transition: 2 } },
+    });
   });
 
   it('When the iOS location arrives, then its filter moves into data', () => {
-    expect(convertEntry(sample('ios.location.json'))).toMatchObject({ ok: true, entry: { data: { filter: 'distance', heading: -1 } } });
+    expect(convertEntry(sample('ios.location.json'))).toMatchObject({
+      ok: true,
+      entry: { data: { filter: 'distance', heading: -1 } },
+    });
   });
 
   it.each(readdirSync(join(dataDir, 'phone-wire-samples')))('When %s is converted, then it succeeds', (name) => {
@@ -78,8 +100,17 @@ describe('convertEntry failures are values with a reason', () => {
     [{ ...base, platform: 'windows' }, /unknown platform/],
     [{ ...sample('ios.location.json'), metadata: { platform: 'ios' } }, /no metadata.time_zone/],
     [{ ...sample('android.transition.json'), data: { currState: 'MY_FAKE_STATE' } }, /unknown state/],
-    [{ ...sample('android.transition.json'), data: { currState: 'local.state.start', transition: 'MY_FAKE_TRANSITION' } }, /unknown transition/],
-    [{ ...sample('ios.activity.json'), data: { confidence: 'high', walking: true, cycling: true } }, /two motion flags/],
+    [
+      {
+        ...sample('android.transition.json'),
+        data: { currState: 'local.state.start', transition: 'MY_FAKE_TRANSITION' },
+      },
+      /unknown transition/,
+    ],
+    [
+      { ...sample('ios.activity.json'), data: { confidence: 'high', walking: true, cycling: true } },
+      /two motion flags/,
+    ],
   ])('When the entry is broken (%#), then the reason says why', (entry, reason) => {
     const result = convertEntry(entry as UsercacheEntry);
     expect(result.ok).toBe(false);

@@ -1,4 +1,10 @@
-import { confidenceByWord, MotionType, motionByIosFlag, stateByName, transitionByName } from '../../../shared/events/emission-enums.js';
+import {
+  confidenceByWord,
+  MotionType,
+  motionByIosFlag,
+  stateByName,
+  transitionByName,
+} from '../../../shared/events/emission-enums.js';
 import { isKnownTimeZone, isoLocal, localDate } from '../../../shared/time/local-time.js';
 import type { UsercacheEntry } from '../../../shared/events/index.js';
 
@@ -49,9 +55,16 @@ function convertLocation(e: UsercacheEntry, tz: string): Conversion {
   if (Math.abs(lat) > 90 || Math.abs(lng) > 180) return fail(`${e.key} has coordinates out of range (${lat}, ${lng})`);
   const { bearing, ...rest } = d;
   const heading = isFiniteNumber(d['heading']) ? d['heading'] : bearing;
-  const data: Record<string, unknown> = { ...rest, latitude: lat, longitude: lng, loc: { type: 'Point', coordinates: [lng, lat] }, heading };
+  const data: Record<string, unknown> = {
+    ...rest,
+    latitude: lat,
+    longitude: lng,
+    loc: { type: 'Point', coordinates: [lng, lat] },
+    heading,
+  };
   // iOS locations carried the distance filter in metadata; segmentation reads data.filter.
-  if (data['filter'] === undefined) data['filter'] = e.metadata['filter'] ?? (e.platform === 'ios' ? 'distance' : 'time');
+  if (data['filter'] === undefined)
+    data['filter'] = e.metadata['filter'] ?? (e.platform === 'ios' ? 'distance' : 'time');
   return ok(e, e.key, d['ts'], withTimes(d['ts'], tz, data));
 }
 
@@ -59,11 +72,17 @@ function convertAndroidActivity(e: UsercacheEntry, tz: string): Conversion {
   const d = e.data;
   const typeField = ANDROID_ACTIVITY_TYPE_FIELDS.find((f) => isFiniteNumber(d[f]));
   const type = typeField ? d[typeField] : d['type'];
-  if (!isFiniteNumber(type)) return fail(`${e.key} has no activity type (none of ${ANDROID_ACTIVITY_TYPE_FIELDS.join(', ')})`);
+  if (!isFiniteNumber(type))
+    return fail(`${e.key} has no activity type (none of ${ANDROID_ACTIVITY_TYPE_FIELDS.join(', ')})`);
   const confidenceField = ANDROID_ACTIVITY_CONFIDENCE_FIELDS.find((f) => isFiniteNumber(d[f]));
   const confidence = confidenceField ? d[confidenceField] : d['confidence'];
   const ts = isFiniteNumber(d['ts']) ? d['ts'] : e.writeTs;
-  return ok(e, 'background/motion_activity', ts, withTimes(ts, tz, { type, confidence: isFiniteNumber(confidence) ? confidence : null }));
+  return ok(
+    e,
+    'background/motion_activity',
+    ts,
+    withTimes(ts, tz, { type, confidence: isFiniteNumber(confidence) ? confidence : null }),
+  );
 }
 
 function convertIosActivity(e: UsercacheEntry, tz: string): Conversion {
@@ -72,13 +91,24 @@ function convertIosActivity(e: UsercacheEntry, tz: string): Conversion {
   let type: number;
   if (flags.length === 0) type = MotionType.NONE;
   else if (flags.length === 1) type = motionByIosFlag[flags[0] as string] as number;
-  else if (flags.length === 2 && flags.includes('stationary') && flags.includes('automotive')) type = MotionType.STOPPED_WHILE_IN_VEHICLE;
+  else if (flags.length === 2 && flags.includes('stationary') && flags.includes('automotive'))
+    type = MotionType.STOPPED_WHILE_IN_VEHICLE;
   else return fail(`${e.key} has two motion flags at once (${flags.join(', ')})`);
   const word = d['confidence_level'] ?? d['confidence'];
   const confidence = typeof word === 'string' ? confidenceByWord[word] : isFiniteNumber(word) ? word : undefined;
   if (confidence === undefined) return fail(`${e.key} has an unknown confidence ${JSON.stringify(word)}`);
   const ts = e.writeTs;
-  return ok(e, e.key, ts, withTimes(ts, tz, { ...d, type, confidence, confidence_level: typeof word === 'string' ? word : d['confidence_level'] }));
+  return ok(
+    e,
+    e.key,
+    ts,
+    withTimes(ts, tz, {
+      ...d,
+      type,
+      confidence,
+      confidence_level: typeof word === 'string' ? word : d['confidence_level'],
+    }),
+  );
 }
 
 function convertMotionActivity(e: UsercacheEntry, tz: string): Conversion {

@@ -10,9 +10,11 @@ const MAX_TOKEN_LENGTH = 512;
  */
 export function verifyToken(body: unknown, auth: Config['webserver']): string {
   const token = body !== null && typeof body === 'object' ? (body as Record<string, unknown>)['user'] : undefined;
-  if (token === undefined || token === null || token === '') throw new AuthMissingError('no user token in the request body ("user")');
+  if (token === undefined || token === null || token === '')
+    throw new AuthMissingError('no user token in the request body ("user")');
   if (typeof token !== 'string') throw new ForbiddenError('the user token must be a string');
-  if (token.length > MAX_TOKEN_LENGTH) throw new ForbiddenError(`the user token is longer than ${MAX_TOKEN_LENGTH} characters`);
+  if (token.length > MAX_TOKEN_LENGTH)
+    throw new ForbiddenError(`the user token is longer than ${MAX_TOKEN_LENGTH} characters`);
   switch (auth.auth) {
     case 'skip':
       return token;

@@ -17,7 +17,12 @@ export function isMetricName(name: string): name is MetricName {
   return (METRICS as readonly string[]).includes(name);
 }
 
-export type ModeSummary = Record<string, unknown> & { ts: number; local_dt: LocalDate | undefined; fmt_time: string; nUsers: number };
+export type ModeSummary = Record<string, unknown> & {
+  ts: number;
+  local_dt: LocalDate | undefined;
+  fmt_time: string;
+  nUsers: number;
+};
 
 /** The value of one metric over one bin's sections, per mode. `median_speed` is an alias of `mean_speed`, as in e-mission. */
 function perMode(metric: MetricName, sections: readonly SectionFact[]): Record<string, number> {
@@ -36,7 +41,13 @@ function perMode(metric: MetricName, sections: readonly SectionFact[]): Record<s
   return out;
 }
 
-function summary(ts: number, timeZone: string, fmtTime: string, metric: MetricName, sections: readonly SectionFact[]): ModeSummary {
+function summary(
+  ts: number,
+  timeZone: string,
+  fmtTime: string,
+  metric: MetricName,
+  sections: readonly SectionFact[],
+): ModeSummary {
   return {
     ts,
     local_dt: localDate(ts, timeZone),
@@ -52,7 +63,11 @@ const DAY_S = 86_400;
  * Bins by UTC timestamp (`/result/metrics/timestamp`): `D` (days) or `M`/`MS` (calendar months), as pandas offset
  * aliases. Bins run from the first section's to the last's, empty ones included, as a pandas Grouper emits them.
  */
-export function summarizeByTimestamp(sections: readonly SectionFact[], freq: string, metric: MetricName): ModeSummary[] {
+export function summarizeByTimestamp(
+  sections: readonly SectionFact[],
+  freq: string,
+  metric: MetricName,
+): ModeSummary[] {
   if (sections.length === 0) return [];
   const binStart = binStartFn(freq);
   const sorted = [...sections].sort((a, b) => a.startTs - b.startTs);
@@ -94,7 +109,11 @@ export type LocalFreq = 'DAILY' | 'MONTHLY' | 'YEARLY';
  * Bins by the sections' local date (`/result/metrics/local_date`): only non-empty groups, each stamped with the
  * start of its day, month or year in the time zone of its earliest section.
  */
-export function summarizeByLocalDate(sections: readonly SectionFact[], freq: LocalFreq, metric: MetricName): ModeSummary[] {
+export function summarizeByLocalDate(
+  sections: readonly SectionFact[],
+  freq: LocalFreq,
+  metric: MetricName,
+): ModeSummary[] {
   const groups = new Map<string, SectionFact[]>();
   const sorted = [...sections].sort((a, b) => a.startTs - b.startTs);
   for (const s of sorted) {

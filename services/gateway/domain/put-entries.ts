@@ -32,9 +32,13 @@ function checkEntry(raw: unknown, index: number): UsercacheEntry | PutRejection 
   const { metadata, data } = raw;
   if (!isPlainObject(metadata)) return new PutRejection(`${where}.metadata must be an object`, index);
   const { key, write_ts: writeTs, type, platform } = metadata;
-  if (typeof key !== 'string' || key.length === 0) return new PutRejection(`${where}.metadata.key must be a non-empty string`, index);
+  if (typeof key !== 'string' || key.length === 0)
+    return new PutRejection(`${where}.metadata.key must be a non-empty string`, index);
   if (key.length > MAX_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
-    return new PutRejection(`${where}.metadata.key must be printable ASCII without spaces, at most ${MAX_KEY_LENGTH} characters`, index);
+    return new PutRejection(
+      `${where}.metadata.key must be printable ASCII without spaces, at most ${MAX_KEY_LENGTH} characters`,
+      index,
+    );
   }
   if (typeof writeTs !== 'number' || !Number.isFinite(writeTs) || writeTs <= 0) {
     return new PutRejection(`${where}.metadata.write_ts must be a positive number of seconds`, index);
@@ -45,7 +49,8 @@ function checkEntry(raw: unknown, index: number): UsercacheEntry | PutRejection 
   if (type === 'document') return new PutRejection(`${where}.metadata.type "document" is server-to-phone only`, index);
   if (!isPlainObject(data)) return new PutRejection(`${where}.data must be an object`, index);
   const seconds = toSeconds(writeTs);
-  const convertedData = typeof data['ts'] === 'number' && Number.isFinite(data['ts']) ? { ...data, ts: toSeconds(data['ts']) } : data;
+  const convertedData =
+    typeof data['ts'] === 'number' && Number.isFinite(data['ts']) ? { ...data, ts: toSeconds(data['ts']) } : data;
   return {
     key,
     type: typeof type === 'string' ? type : defaultType(key),

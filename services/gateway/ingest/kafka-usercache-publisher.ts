@@ -27,7 +27,12 @@ function isInfrastructureError(err: unknown): boolean {
  * order on one partition. The producer is idempotent with acks=all: a retry inside kafkajs never doubles a
  * record, and a 200 is only answered after the broker has the whole batch.
  */
-export function createUsercachePublisher({ producer, codec, topic, sendTimeoutMs = 15_000 }: PublisherDeps): UsercachePublisher {
+export function createUsercachePublisher({
+  producer,
+  codec,
+  topic,
+  sendTimeoutMs = 15_000,
+}: PublisherDeps): UsercachePublisher {
   const subject = valueSubject(topic);
   let connected: Promise<void> | undefined;
   producer.on(producer.events.DISCONNECT, () => {
@@ -59,12 +64,16 @@ export function createUsercachePublisher({ producer, codec, topic, sendTimeoutMs
           return sendChunked(producer, topic, messages, { timeout: sendTimeoutMs });
         })();
         const timeout = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new DependencyUnavailableError('Kafka did not acknowledge the entries in time')), sendTimeoutMs);
+          timer = setTimeout(
+            () => reject(new DependencyUnavailableError('Kafka did not acknowledge the entries in time')),
+            sendTimeoutMs,
+          );
         });
         return await Promise.race([work, timeout]);
       } catch (err) {
         if (err instanceof DependencyUnavailableError) throw err;
-        if (isInfrastructureError(err)) throw new DependencyUnavailableError('Kafka or the schema registry is unavailable', { cause: err });
+        if (isInfrastructureError(err))
+          throw new DependencyUnavailableError('Kafka or the schema registry is unavailable', { cause: err });
         throw err;
       } finally {
         clearTimeout(timer);

@@ -11,7 +11,13 @@ function nowMicros(): number {
  * The spec's START and END lines: on standard output (what operators grep) and in the web server log. The END
  * line carries the uuid of the user the call was made for, once the route has identified one.
  */
-export function callLog({ webLog, stdout }: { webLog: WebLog; stdout: NodeJS.WritableStream }): Middleware<GatewayState> {
+export function callLog({
+  webLog,
+  stdout,
+}: {
+  webLog: WebLog;
+  stdout: NodeJS.WritableStream;
+}): Middleware<GatewayState> {
   return async (ctx, next) => {
     const started = nowMicros();
     const { method, path } = ctx;

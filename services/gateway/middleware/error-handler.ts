@@ -28,7 +28,9 @@ export function errorHandler({ stdout }: { stdout: NodeJS.WritableStream }): Mid
         ctx.status = err.status;
         ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
         ctx.body = { error: { code: err.code, message: err.message, retry_after_seconds: RETRY_AFTER_SECONDS } };
-        stdout.write(`${err.name}: ${err.message} (${ctx.method} ${ctx.path})${err.cause instanceof Error ? `: ${err.cause.message}` : ''}\n`);
+        stdout.write(
+          `${err.name}: ${err.message} (${ctx.method} ${ctx.path})${err.cause instanceof Error ? `: ${err.cause.message}` : ''}\n`,
+        );
         return;
       }
       const requestId = randomUUID();

@@ -11,7 +11,8 @@ export function jsonBody({ limitBytes }: { limitBytes: number }): Middleware {
   return async (ctx, next) => {
     if (ctx.method !== 'POST' && ctx.method !== 'PUT') return next();
     const declared = Number(ctx.get('content-length') || 0);
-    if (declared > limitBytes) throw new PayloadTooLargeError(`request body of ${declared} bytes exceeds the limit of ${limitBytes} bytes`);
+    if (declared > limitBytes)
+      throw new PayloadTooLargeError(`request body of ${declared} bytes exceeds the limit of ${limitBytes} bytes`);
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of ctx.req) {
@@ -25,7 +26,9 @@ export function jsonBody({ limitBytes }: { limitBytes: number }): Middleware {
       return next();
     }
     if (!ctx.is('json') && !ctx.is('text/plain')) {
-      throw new UnsupportedMediaTypeError(`expected Content-Type application/json, got ${ctx.get('content-type') || 'none'}`);
+      throw new UnsupportedMediaTypeError(
+        `expected Content-Type application/json, got ${ctx.get('content-type') || 'none'}`,
+      );
     }
     let body: unknown;
     try {
@@ -33,7 +36,8 @@ export function jsonBody({ limitBytes }: { limitBytes: number }): Middleware {
     } catch (err) {
       throw new ValidationError(`request body is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
     }
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ValidationError('request body must be a JSON object');
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      throw new ValidationError('request body must be a JSON object');
     ctx.request.body = body;
     return next();
   };

@@ -5,7 +5,10 @@ import type { GatewayState } from '../gateway-state.js';
 export type DependencyProbe = () => Promise<boolean>;
 
 /** Liveness, readiness (the three servers, each probed with a real request) and Prometheus metrics. */
-export function healthRoutes(deps: { probes: Record<string, DependencyProbe>; metrics: Registry }): Router<GatewayState> {
+export function healthRoutes(deps: {
+  probes: Record<string, DependencyProbe>;
+  metrics: Registry;
+}): Router<GatewayState> {
   const router = new Router<GatewayState>();
   router.get('/health', (ctx) => {
     ctx.body = { status: 'ok' };
@@ -16,7 +19,10 @@ export function healthRoutes(deps: { probes: Record<string, DependencyProbe>; me
     );
     const ready = entries.every(([, ok]) => ok);
     ctx.status = ready ? 200 : 503;
-    ctx.body = { ready, servers: Object.fromEntries(entries.map(([name, ok]) => [name, ok ? 'ready' : 'unavailable'])) };
+    ctx.body = {
+      ready,
+      servers: Object.fromEntries(entries.map(([name, ok]) => [name, ok ? 'ready' : 'unavailable'])),
+    };
   });
   router.get('/metrics', async (ctx) => {
     ctx.type = deps.metrics.contentType;

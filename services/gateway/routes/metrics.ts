@@ -47,13 +47,16 @@ export function metricsRoutes(deps: MetricsDeps): Router<GatewayState> {
   const router = new Router<GatewayState>();
   router.post('/result/metrics/:timeType', async (ctx) => {
     const timeType = ctx.params['timeType'] ?? '';
-    if (!['timestamp', 'local_date'].includes(timeType)) throw new NotFoundError(`no metrics by ${timeType}; use timestamp or local_date`);
+    if (!['timestamp', 'local_date'].includes(timeType))
+      throw new NotFoundError(`no metrics by ${timeType}; use timestamp or local_date`);
     const b = (ctx.request.body ?? {}) as Record<string, unknown>;
     const user = b['user'] !== undefined ? await identifyUser(ctx, deps) : undefined;
     const oldStyle = b['metric_list'] === undefined || b['is_return_aggregate'] === undefined;
     const requested = b['metric_list'] !== undefined ? b['metric_list'] : [b['metric'] || 'count'];
     if (!Array.isArray(requested) || requested.some((m) => typeof m !== 'string' || !isMetricName(m))) {
-      throw new ValidationError('metric_list must list metrics among count, distance, duration, mean_speed, median_speed');
+      throw new ValidationError(
+        'metric_list must list metrics among count, distance, duration, mean_speed, median_speed',
+      );
     }
     const metrics = requested as MetricName[];
     const aggregate = b['is_return_aggregate'] === undefined ? true : b['is_return_aggregate'] === true;
@@ -62,11 +65,18 @@ export function metricsRoutes(deps: MetricsDeps): Router<GatewayState> {
     if (timeType === 'timestamp') {
       const start = b['start_time'];
       const end = b['end_time'];
-      if (typeof start !== 'number' || typeof end !== 'number' || !Number.isFinite(start) || !Number.isFinite(end) || end < start) {
+      if (
+        typeof start !== 'number' ||
+        typeof end !== 'number' ||
+        !Number.isFinite(start) ||
+        !Number.isFinite(end) ||
+        end < start
+      ) {
         throw new ValidationError('start_time and end_time must be numbers (seconds since the epoch), start ≤ end');
       }
       const freq = String(b['freq'] ?? 'D');
-      if (!isSupportedFreq(freq)) throw new ValidationError(`freq ${freq} is not supported; use D (days) or M (months)`);
+      if (!isSupportedFreq(freq))
+        throw new ValidationError(`freq ${freq} is not supported; use D (days) or M (months)`);
       compute = async (userId) => {
         const sections = await deps.diary.sections(userId, start, end);
         return metrics.map((m) => summarizeByTimestamp(sections, freq, m));
@@ -75,7 +85,8 @@ export function metricsRoutes(deps: MetricsDeps): Router<GatewayState> {
       const from = parseLocalDate(b['start_time'], 'start_time');
       const to = parseLocalDate(b['end_time'], 'end_time');
       const freq = String(b['freq'] ?? 'DAILY');
-      if (!['DAILY', 'MONTHLY', 'YEARLY'].includes(freq)) throw new ValidationError('freq must be DAILY, MONTHLY or YEARLY');
+      if (!['DAILY', 'MONTHLY', 'YEARLY'].includes(freq))
+        throw new ValidationError('freq must be DAILY, MONTHLY or YEARLY');
       const [fromLabel, toLabel] = [label(from, false), label(to, true)];
       compute = async (userId) => {
         const startTs = Date.parse(`${fromLabel}T00:00:00Z`) / 1000 - WIDEST_OFFSET_S;
@@ -89,7 +100,7 @@ export function metricsRoutes(deps: MetricsDeps): Router<GatewayState> {
     }
     const userMetrics = user ? await compute(user.uuid) : undefined;
     const aggregateMetrics = aggregate ? await compute(null) : undefined;
-    const shape = (lists: ModeSummary[][]) => (oldStyle ? lists[0] ?? [] : lists);
+    const shape = (lists: ModeSummary[][]) => (oldStyle ? (lists[0] ?? []) : lists);
     ctx.body = {
       ...(userMetrics ? { user_metrics: shape(userMetrics) } : {}),
       ...(aggregateMetrics ? { aggregate_metrics: shape(aggregateMetrics) } : {}),
@@ -113,7 +124,9 @@ function offsetOf(ts: number, timeZone: string): number {
     }).formatToParts(new Date(Math.floor(ts) * 1000));
     const p: Record<string, number> = {};
     for (const x of parts) p[x.type] = Number(x.value);
-    return Date.UTC(p['year']!, p['month']! - 1, p['day']!, p['hour']!, p['minute']!, p['second']!) / 1000 - Math.floor(ts);
+    return (
+      Date.UTC(p['year']!, p['month']! - 1, p['day']!, p['hour']!, p['minute']!, p['second']!) / 1000 - Math.floor(ts)
+    );
   } catch {
     return 0;
   }

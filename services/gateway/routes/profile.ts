@@ -13,10 +13,17 @@ export function profileRoutes(deps: IdentifyDeps & { profiles: ProfileStore; web
     const userEmail = verifyToken(ctx.request.body, deps.auth);
     const { user, created } = await deps.users.register(userEmail);
     if (created) {
-      await deps.profiles.create(user.uuid, { source: 'Itinera', create_ts: user.createTs.getTime() / 1000, mode: {}, purpose: {} });
+      await deps.profiles.create(user.uuid, {
+        source: 'Itinera',
+        create_ts: user.createTs.getTime() / 1000,
+        mode: {},
+        purpose: {},
+      });
     }
     // The END line of this call carries no uuid: the spec observes it so, the user being created by the call.
-    deps.webLog.debug(`retUUID = ${user.uuid} for user_email = ${loggableToken(userEmail, deps.auth)} (created = ${created})`);
+    deps.webLog.debug(
+      `retUUID = ${user.uuid} for user_email = ${loggableToken(userEmail, deps.auth)} (created = ${created})`,
+    );
     ctx.body = { uuid: user.uuid };
   });
 
@@ -29,7 +36,8 @@ export function profileRoutes(deps: IdentifyDeps & { profiles: ProfileStore; web
   router.post('/profile/update', async (ctx) => {
     const user = await identifyUser(ctx, deps);
     const update = (ctx.request.body as Record<string, unknown>)['update_doc'];
-    if (update === null || typeof update !== 'object' || Array.isArray(update)) throw new ValidationError('update_doc must be an object');
+    if (update === null || typeof update !== 'object' || Array.isArray(update))
+      throw new ValidationError('update_doc must be an object');
     const { user_id: _ignored, ...fields } = update as Record<string, unknown>;
     await deps.profiles.update(user.uuid, fields);
     ctx.body = { update: true };

@@ -22,7 +22,8 @@ function body(ctx: { request: { body?: unknown } }): Record<string, unknown> {
 
 function finiteNumber(value: unknown, name: string, fallback?: number): number {
   if (value === undefined && fallback !== undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new ValidationError(`${name} must be a number (seconds since the epoch)`);
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw new ValidationError(`${name} must be a number (seconds since the epoch)`);
   return value;
 }
 
@@ -32,7 +33,8 @@ export function resultRoutes(deps: ResultsDeps): Router<GatewayState> {
 
   router.post('/timeline/getTrips/:day', async (ctx) => {
     const day = ctx.params['day'] ?? '';
-    if (!DAY.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00Z`))) throw new ValidationError(`day must be YYYY-MM-DD, got ${day}`);
+    if (!DAY.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00Z`)))
+      throw new ValidationError(`day must be YYYY-MM-DD, got ${day}`);
     const user = await identifyUser(ctx, deps);
     ctx.body = { timeline: await deps.diary.timeline(user.uuid, day) };
   });
@@ -53,7 +55,11 @@ export function resultRoutes(deps: ResultsDeps): Router<GatewayState> {
     if (b['user'] === undefined) throw new AuthMissingError('only a user can read his/her data');
     const user = await identifyUser(ctx, deps);
     const keyList = b['key_list'];
-    if (keyList !== undefined && keyList !== null && !(Array.isArray(keyList) && keyList.every((k) => typeof k === 'string'))) {
+    if (
+      keyList !== undefined &&
+      keyList !== null &&
+      !(Array.isArray(keyList) && keyList.every((k) => typeof k === 'string'))
+    ) {
       throw new ValidationError('key_list must be a list of key strings, or null for all keys');
     }
     const keyTime = String(b['key_time'] ?? 'metadata.write_ts');
@@ -61,13 +67,20 @@ export function resultRoutes(deps: ResultsDeps): Router<GatewayState> {
     const start = finiteNumber(b['start_time'], 'start_time', 0);
     const end = finiteNumber(b['end_time'], 'end_time', Date.now() / 1000 + 86_400);
     const maxEntries = b['max_entries'];
-    if (maxEntries !== undefined && maxEntries !== null && !(Number.isInteger(maxEntries) && (maxEntries as number) > 0)) {
+    if (
+      maxEntries !== undefined &&
+      maxEntries !== null &&
+      !(Number.isInteger(maxEntries) && (maxEntries as number) > 0)
+    ) {
       throw new ValidationError('max_entries must be a positive integer');
     }
     const trunc = String(b['trunc_method'] ?? 'sample');
-    if (!['first', 'last', 'sample'].includes(trunc)) throw new ValidationError('trunc_method must be first, last or sample');
+    if (!['first', 'last', 'sample'].includes(trunc))
+      throw new ValidationError('trunc_method must be first, last or sample');
     // Keys of derived objects (data.start_ts, data.end_ts) have no raw entries; they answer an empty list.
-    const found = timeKey ? await deps.timeseries.find(user.uuid, (keyList as string[] | null) ?? null, timeKey, start, end) : [];
+    const found = timeKey
+      ? await deps.timeseries.find(user.uuid, (keyList as string[] | null) ?? null, timeKey, start, end)
+      : [];
     const kept = truncateEntries(found, (maxEntries as number | null) ?? undefined, trunc as TruncMethod);
     ctx.type = 'application/json';
     ctx.body = `{"phone_data":[${kept.join(',')}]}`;

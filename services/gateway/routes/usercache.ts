@@ -28,16 +28,30 @@ function identity(e: UsercacheEntry): string {
  * `updatedExisting` is true for an entry whose identity came earlier in the same batch; across calls, the
  * timeseries upsert makes a re-push overwrite the same row.
  */
-function logEntryResults(webLog: WebLog, userId: string, entries: readonly UsercacheEntry[], acks: RecordMetadata[]): void {
+function logEntryResults(
+  webLog: WebLog,
+  userId: string,
+  entries: readonly UsercacheEntry[],
+  acks: RecordMetadata[],
+): void {
   if (!webLog.isLevelEnabled('debug')) return;
   const ack = acks[0];
   const base = ack ? Number(ack.baseOffset ?? ack.offset ?? 0) : 0;
   const seen = new Set<string>();
   entries.forEach((e, i) => {
     const id = identity(e);
-    const result = { n: 1, ok: 1, updatedExisting: seen.has(id), topic: ack?.topicName, partition: ack?.partition, offset: base + i };
+    const result = {
+      n: 1,
+      ok: 1,
+      updatedExisting: seen.has(id),
+      topic: ack?.topicName,
+      partition: ack?.partition,
+      offset: base + i,
+    };
     seen.add(id);
-    webLog.debug(`Updated result for user = ${userId}, key = ${e.key}, write_ts = ${e.writeTs} = ${JSON.stringify(result)}`);
+    webLog.debug(
+      `Updated result for user = ${userId}, key = ${e.key}, write_ts = ${e.writeTs} = ${JSON.stringify(result)}`,
+    );
   });
 }
 
@@ -48,8 +62,11 @@ export function usercacheRoutes(deps: UsercacheDeps): Router<GatewayState> {
   async function put(entriesJson: unknown, ctx: Parameters<Parameters<typeof router.post>[1]>[0]) {
     const user = await identifyUser(ctx, deps);
     const accepted = acceptPutEntries(entriesJson, maxEntries);
-    if (accepted instanceof PutRejection) throw new ValidationError(accepted.message, { details: { entry_index: accepted.index } });
-    deps.webLog.debug(`user_email = ${loggableToken(user.userEmail, deps.auth)} -> uuid = ${user.uuid}, ${accepted.length} entries`);
+    if (accepted instanceof PutRejection)
+      throw new ValidationError(accepted.message, { details: { entry_index: accepted.index } });
+    deps.webLog.debug(
+      `user_email = ${loggableToken(user.userEmail, deps.auth)} -> uuid = ${user.uuid}, ${accepted.length} entries`,
+    );
     if (accepted.length === 0) {
       deps.webLog.info(`For ${user.uuid}, no entries to put`);
       return;

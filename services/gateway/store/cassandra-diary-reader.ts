@@ -16,7 +16,10 @@ export const MAX_METRIC_DAYS = 3 * 366;
 export function createCassandraDiaryReader(cql: Cql): DiaryReader {
   return {
     async timeline(userId, localDate) {
-      const rs = await cql.read('SELECT timeline FROM diary_days WHERE user_id = ? AND local_date = ?', [userId, localDate]);
+      const rs = await cql.read('SELECT timeline FROM diary_days WHERE user_id = ? AND local_date = ?', [
+        userId,
+        localDate,
+      ]);
       const row = rs.rows[0];
       return row ? (JSON.parse(String(row['timeline'])) as unknown[]) : [];
     },
@@ -26,8 +29,14 @@ export function createCassandraDiaryReader(cql: Cql): DiaryReader {
       const perDay = await Promise.all(
         days.map((day) =>
           userId
-            ? cql.read('SELECT user_id, start_ts, time_zone, mode, distance, duration FROM section_metrics WHERE day = ? AND user_id = ?', [day, userId])
-            : cql.read('SELECT user_id, start_ts, time_zone, mode, distance, duration FROM section_metrics WHERE day = ?', [day]),
+            ? cql.read(
+                'SELECT user_id, start_ts, time_zone, mode, distance, duration FROM section_metrics WHERE day = ? AND user_id = ?',
+                [day, userId],
+              )
+            : cql.read(
+                'SELECT user_id, start_ts, time_zone, mode, distance, duration FROM section_metrics WHERE day = ?',
+                [day],
+              ),
         ),
       );
       return perDay

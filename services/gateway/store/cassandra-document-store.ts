@@ -25,7 +25,10 @@ export function createCassandraDocumentReader(cql: Cql): DocumentReader {
       return rs.rows.map(toDocument).sort((a, b) => a.metadata.write_ts - b.metadata.write_ts);
     },
     async get(userId, key) {
-      const rs = await cql.read('SELECT key, write_ts, data FROM usercache_documents WHERE user_id = ? AND key = ?', [userId, key]);
+      const rs = await cql.read('SELECT key, write_ts, data FROM usercache_documents WHERE user_id = ? AND key = ?', [
+        userId,
+        key,
+      ]);
       const row = rs.rows[0];
       return row ? toDocument(row) : undefined;
     },

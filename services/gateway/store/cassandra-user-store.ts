@@ -43,13 +43,10 @@ export function createCassandraUserStore(cql: Cql): UserStore {
         ? { ...candidate, userEmail, createTs: now, updateTs: now }
         : { ...toUser(row, userEmail), updateTs: now };
       await cql.write('UPDATE users_by_email SET update_ts = ? WHERE user_email = ?', [now, userEmail]);
-      await cql.write('INSERT INTO users_by_uuid (uuid, user_email, oid, create_ts, update_ts) VALUES (?, ?, ?, ?, ?)', [
-        user.uuid,
-        userEmail,
-        user.oid,
-        user.createTs,
-        now,
-      ]);
+      await cql.write(
+        'INSERT INTO users_by_uuid (uuid, user_email, oid, create_ts, update_ts) VALUES (?, ?, ?, ?, ?)',
+        [user.uuid, userEmail, user.oid, user.createTs, now],
+      );
       byEmail.set(userEmail, user);
       return { user, created };
     },
@@ -57,7 +54,9 @@ export function createCassandraUserStore(cql: Cql): UserStore {
       // A user's uuid never changes once registered, so a process-wide cache is safe and spares a read per call.
       const cached = byEmail.get(userEmail);
       if (cached) return cached;
-      const rs = await cql.read('SELECT uuid, oid, create_ts, update_ts FROM users_by_email WHERE user_email = ?', [userEmail]);
+      const rs = await cql.read('SELECT uuid, oid, create_ts, update_ts FROM users_by_email WHERE user_email = ?', [
+        userEmail,
+      ]);
       const row = rs.rows[0];
       if (!row) return undefined;
       const user = toUser(row, userEmail);
@@ -65,7 +64,10 @@ export function createCassandraUserStore(cql: Cql): UserStore {
       return user;
     },
     async findByUuid(uuid) {
-      const rs = await cql.read('SELECT uuid, user_email, oid, create_ts, update_ts FROM users_by_uuid WHERE uuid = ?', [uuid]);
+      const rs = await cql.read(
+        'SELECT uuid, user_email, oid, create_ts, update_ts FROM users_by_uuid WHERE uuid = ?',
+        [uuid],
+      );
       const row = rs.rows[0];
       return row ? toUser(row) : undefined;
     },

@@ -23,7 +23,10 @@ export interface TripStore {
   saveDiaryDay(userId: string, localDate: string, timeline: unknown[] | null): Promise<void>;
   latestTrips(userId: string, limit: number): Promise<IndexedTrip[]>;
   firstTrip(userId: string): Promise<IndexedTrip | undefined>;
-  saveProgress(userId: string, progress: { completeTs: number | null; rangeStartTs: number | null; rangeEndTs: number | null }): Promise<void>;
+  saveProgress(
+    userId: string,
+    progress: { completeTs: number | null; rangeStartTs: number | null; rangeEndTs: number | null },
+  ): Promise<void>;
 }
 
 const TRIP_BUILDER_STAGE = 'trip-builder';
@@ -33,7 +36,11 @@ function parsePlace(text: unknown): PlaceAnchor | undefined {
 }
 
 function toIndexed(row: Record<string, unknown>): IndexedTrip {
-  return { rawStartTs: Number(row['raw_start_ts']), localDate: String(row['local_date']), placeBefore: parsePlace(row['place_before']) };
+  return {
+    rawStartTs: Number(row['raw_start_ts']),
+    localDate: String(row['local_date']),
+    placeBefore: parsePlace(row['place_before']),
+  };
 }
 
 /** A row of section_metrics: what the gateway's metrics need of a built section. */
@@ -59,43 +66,48 @@ export function sectionFacts(userId: string, trip: BuiltTrip): SectionFact[] {
 
 export function createCassandraTripStore(cql: Cql): TripStore {
   async function readTrip(userId: string, localDate: string, rawStartTs: number): Promise<BuiltTrip | undefined> {
-    const rs = await cql.read('SELECT trip FROM trips_by_day WHERE user_id = ? AND local_date = ? AND raw_start_ts = ?', [
-      userId,
-      localDate,
-      rawStartTs,
-    ]);
+    const rs = await cql.read(
+      'SELECT trip FROM trips_by_day WHERE user_id = ? AND local_date = ? AND raw_start_ts = ?',
+      [userId, localDate, rawStartTs],
+    );
     const row = rs.rows[0];
     return row ? (JSON.parse(String(row['trip'])) as BuiltTrip) : undefined;
   }
 
   return {
     async resumePoint(userId) {
-      const rs = await cql.read('SELECT resume_from_ts, resume_place FROM trip_builder_state WHERE user_id = ?', [userId]);
+      const rs = await cql.read('SELECT resume_from_ts, resume_place FROM trip_builder_state WHERE user_id = ?', [
+        userId,
+      ]);
       const row = rs.rows[0];
       if (!row || row['resume_from_ts'] === null) return undefined;
       return { fromTs: Number(row['resume_from_ts']), place: parsePlace(row['resume_place']) };
     },
     async saveResumePoint(userId, resume) {
-      await cql.write('INSERT INTO trip_builder_state (user_id, resume_from_ts, resume_place, update_ts) VALUES (?, ?, ?, ?)', [
-        userId,
-        resume.fromTs,
-        resume.place ? JSON.stringify(resume.place) : '',
-        new Date(),
-      ]);
+      await cql.write(
+        'INSERT INTO trip_builder_state (user_id, resume_from_ts, resume_place, update_ts) VALUES (?, ?, ?, ?)',
+        [userId, resume.fromTs, resume.place ? JSON.stringify(resume.place) : '', new Date()],
+      );
     },
     async indexFrom(userId, fromTs) {
       const rs = Number.isFinite(fromTs)
-        ? await cql.read('SELECT raw_start_ts, local_date, place_before FROM trip_index WHERE user_id = ? AND raw_start_ts >= ?', [userId, fromTs])
+        ? await cql.read(
+            'SELECT raw_start_ts, local_date, place_before FROM trip_index WHERE user_id = ? AND raw_start_ts >= ?',
+            [userId, fromTs],
+          )
         : await cql.read('SELECT raw_start_ts, local_date, place_before FROM trip_index WHERE user_id = ?', [userId]);
       return rs.rows.map(toIndexed);
     },
     async neighbours(userId, beforeTs, afterTs) {
       const [prev, next] = await Promise.all([
-        cql.read('SELECT raw_start_ts, local_date, place_before FROM trip_index WHERE user_id = ? AND raw_start_ts < ? ORDER BY raw_start_ts DESC LIMIT 1', [
-          userId,
-          beforeTs,
-        ]),
-        cql.read('SELECT raw_start_ts, local_date, place_before FROM trip_index WHERE user_id = ? AND raw_start_ts > ? LIMIT 1', [userId, afterTs]),
+        cql.read(
+          'SELECT raw_start_ts, local_date, place_before FROM trip_index WHERE user_id = ? AND raw_start_ts < ? ORDER BY raw_start_ts DESC LIMIT 1',
+          [userId, beforeTs],
+        ),
+        cql.read(
+          'SELECT raw_start_ts, local_date, place_before FROM trip_index WHERE user_id = ? AND raw_start_ts > ? LIMIT 1',
+          [userId, afterTs],
+        ),
       ]);
       const p = prev.rows[0] ? toIndexed(prev.rows[0]) : undefined;
       const n = next.rows[0] ? toIndexed(next.rows[0]) : undefined;
@@ -105,7 +117,10 @@ export function createCassandraTripStore(cql: Cql): TripStore {
       };
     },
     async tripsOfDay(userId, localDate) {
-      const rs = await cql.read('SELECT trip FROM trips_by_day WHERE user_id = ? AND local_date = ?', [userId, localDate]);
+      const rs = await cql.read('SELECT trip FROM trips_by_day WHERE user_id = ? AND local_date = ?', [
+        userId,
+        localDate,
+      ]);
       return rs.rows.map((r) => JSON.parse(String(r['trip'])) as BuiltTrip);
     },
     async replaceTrips(userId, old, fresh) {
@@ -114,12 +129,18 @@ export function createCassandraTripStore(cql: Cql): TripStore {
       for (const o of old) {
         const before = await readTrip(userId, o.localDate, o.rawStartTs);
         for (const s of before?.sections ?? []) {
-          deletes.push({ query: 'DELETE FROM section_metrics WHERE day = ? AND user_id = ? AND start_ts = ?', params: [dayOf(s.startTs), userId, s.startTs] });
+          deletes.push({
+            query: 'DELETE FROM section_metrics WHERE day = ? AND user_id = ? AND start_ts = ?',
+            params: [dayOf(s.startTs), userId, s.startTs],
+          });
         }
         if (freshStarts.has(o.rawStartTs)) continue;
         deletes.push(
           { query: 'DELETE FROM trip_index WHERE user_id = ? AND raw_start_ts = ?', params: [userId, o.rawStartTs] },
-          { query: 'DELETE FROM trips_by_day WHERE user_id = ? AND local_date = ? AND raw_start_ts = ?', params: [userId, o.localDate, o.rawStartTs] },
+          {
+            query: 'DELETE FROM trips_by_day WHERE user_id = ? AND local_date = ? AND raw_start_ts = ?',
+            params: [userId, o.localDate, o.rawStartTs],
+          },
         );
       }
       await Promise.all(deletes.map((d) => cql.write(d.query, d.params)));
@@ -138,7 +159,8 @@ export function createCassandraTripStore(cql: Cql): TripStore {
         );
         for (const f of sectionFacts(userId, t)) {
           writes.push({
-            query: 'INSERT INTO section_metrics (day, user_id, start_ts, time_zone, mode, distance, duration) VALUES (?, ?, ?, ?, ?, ?, ?)',
+            query:
+              'INSERT INTO section_metrics (day, user_id, start_ts, time_zone, mode, distance, duration) VALUES (?, ?, ?, ?, ?, ?, ?)',
             params: [dayOf(f.startTs), userId, f.startTs, f.timeZone, f.mode, f.distance, f.duration],
           });
         }
@@ -165,7 +187,10 @@ export function createCassandraTripStore(cql: Cql): TripStore {
       return rs.rows.map(toIndexed);
     },
     async firstTrip(userId) {
-      const rs = await cql.read('SELECT raw_start_ts, local_date, place_before FROM trip_index WHERE user_id = ? LIMIT 1', [userId]);
+      const rs = await cql.read(
+        'SELECT raw_start_ts, local_date, place_before FROM trip_index WHERE user_id = ? LIMIT 1',
+        [userId],
+      );
       return rs.rows[0] ? toIndexed(rs.rows[0]) : undefined;
     },
     async saveProgress(userId, p) {

@@ -14,7 +14,12 @@ export function createUsercacheDocuments(cql: Cql): UsercacheDocuments {
       return rs.rows.map((r) => String(r['key']));
     },
     async put(userId, key, data, writeTs) {
-      await cql.write('INSERT INTO usercache_documents (user_id, key, write_ts, data) VALUES (?, ?, ?, ?)', [userId, key, writeTs, JSON.stringify(data)]);
+      await cql.write('INSERT INTO usercache_documents (user_id, key, write_ts, data) VALUES (?, ?, ?, ?)', [
+        userId,
+        key,
+        writeTs,
+        JSON.stringify(data),
+      ]);
     },
     async remove(userId, key) {
       await cql.write('DELETE FROM usercache_documents WHERE user_id = ? AND key = ?', [userId, key]);

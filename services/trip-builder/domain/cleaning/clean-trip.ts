@@ -120,7 +120,11 @@ function withExtrapolatedStart(fixes: Fix[], place: PlaceAnchor, mode: number): 
   if (!(speed > 0)) return fixes;
   // Short walks and rides: a slightly slower speed that is plausible for the mode beats an implausible one.
   if (gap > 2 * covered && !MOTORIZED.has(mode)) {
-    const limit = isFoot(mode) ? WALKING_SPEED_MAX_MS : mode === MotionType.BICYCLING ? BICYCLING_SPEED_MAX_MS : Infinity;
+    const limit = isFoot(mode)
+      ? WALKING_SPEED_MAX_MS
+      : mode === MotionType.BICYCLING
+        ? BICYCLING_SPEED_MAX_MS
+        : Infinity;
     if (speed > limit && 0.9 * speed <= limit) speed = 0.9 * speed;
   }
   let ts = first.ts - gap / speed;

@@ -33,7 +33,7 @@ export function findJumps(points: readonly LocationPoint[]): Set<number> {
   stretches.push([from, points.length - 1]);
   for (let s = 1; s < stretches.length - 1; s++) {
     const [a, b] = stretches[s]!;
-    if (haversine(points[a]!.loc, points[b]!.loc) < CLUSTER_EXTENT_M && b - a + 1 < (points.length >> 1)) {
+    if (haversine(points[a]!.loc, points[b]!.loc) < CLUSTER_EXTENT_M && b - a + 1 < points.length >> 1) {
       for (let k = a; k <= b; k++) deleted.add(k);
     }
   }

@@ -14,10 +14,16 @@ const BIKE_IMPLAUSIBLE = { distanceM: 100_000, speedMs: 20 * KMH };
 /** The sensed mode after the sanity checks on a cleaned section's speed. */
 export function overrideMode(mode: number, distance: number, duration: number, speeds: readonly number[]): number {
   const speed = duration > 0 ? distance / duration : 0;
-  if (speed > AIR_SPEED_MS || (speed > AIR_AVERAGE_MS && percentile(speeds, 90) > AIR_SPEED_MS)) return MotionType.AIR_OR_HSR;
-  if ((mode === MotionType.ON_FOOT || mode === MotionType.WALKING) && distance > WALK_IMPLAUSIBLE.distanceM && speed > WALK_IMPLAUSIBLE.speedMs) {
+  if (speed > AIR_SPEED_MS || (speed > AIR_AVERAGE_MS && percentile(speeds, 90) > AIR_SPEED_MS))
+    return MotionType.AIR_OR_HSR;
+  if (
+    (mode === MotionType.ON_FOOT || mode === MotionType.WALKING) &&
+    distance > WALK_IMPLAUSIBLE.distanceM &&
+    speed > WALK_IMPLAUSIBLE.speedMs
+  ) {
     return MotionType.UNKNOWN;
   }
-  if (mode === MotionType.BICYCLING && distance > BIKE_IMPLAUSIBLE.distanceM && speed > BIKE_IMPLAUSIBLE.speedMs) return MotionType.UNKNOWN;
+  if (mode === MotionType.BICYCLING && distance > BIKE_IMPLAUSIBLE.distanceM && speed > BIKE_IMPLAUSIBLE.speedMs)
+    return MotionType.UNKNOWN;
   return mode;
 }

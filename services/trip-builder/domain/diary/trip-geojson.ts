@@ -30,7 +30,9 @@ export interface TripIds {
 export function tripIds(userId: string, trip: BuiltTrip, previous: BuiltTrip | undefined): TripIds {
   return {
     trip: objectId(userId, 'trip', trip.rawStartTs),
-    startPlace: previous ? objectId(userId, 'place', previous.rawStartTs) : objectId(userId, 'first-place', trip.rawStartTs),
+    startPlace: previous
+      ? objectId(userId, 'place', previous.rawStartTs)
+      : objectId(userId, 'first-place', trip.rawStartTs),
     endPlace: objectId(userId, 'place', trip.rawStartTs),
   };
 }
@@ -40,7 +42,12 @@ export function tripIds(userId: string, trip: BuiltTrip, previous: BuiltTrip | u
  * FeatureCollection holding the start place, the end place, one Feature per stop, and one FeatureCollection per
  * section. `previous` and `next` are the user's neighbouring trips, which bound the places' stays.
  */
-export function tripToGeojson(userId: string, trip: BuiltTrip, previous: BuiltTrip | undefined, next: BuiltTrip | undefined) {
+export function tripToGeojson(
+  userId: string,
+  trip: BuiltTrip,
+  previous: BuiltTrip | undefined,
+  next: BuiltTrip | undefined,
+) {
   const tz = trip.timeZone;
   const ids = tripIds(userId, trip, previous);
   const sectionIds = trip.sections.map((s) => objectId(userId, 'section', s.startTs));
@@ -53,7 +60,12 @@ export function tripToGeojson(userId: string, trip: BuiltTrip, previous: BuiltTr
     geometry: point(previous ? previous.endLoc : trip.startLoc),
     properties: {
       source: trip.source,
-      ...(previous ? { ...timeFields('enter', previous.endTs, previous.timeZone), ending_trip: oid(tripIds(userId, previous, undefined).trip) } : {}),
+      ...(previous
+        ? {
+            ...timeFields('enter', previous.endTs, previous.timeZone),
+            ending_trip: oid(tripIds(userId, previous, undefined).trip),
+          }
+        : {}),
       ...timeFields('exit', trip.startTs, tz),
       ...(previous ? { duration: trip.startTs - previous.endTs } : {}),
       starting_trip: oid(ids.trip),
@@ -68,7 +80,13 @@ export function tripToGeojson(userId: string, trip: BuiltTrip, previous: BuiltTr
       source: trip.source,
       ...timeFields('enter', trip.endTs, tz),
       ending_trip: oid(ids.trip),
-      ...(next && nextIds ? { ...timeFields('exit', next.startTs, next.timeZone), duration: next.startTs - trip.endTs, starting_trip: oid(nextIds.trip) } : {}),
+      ...(next && nextIds
+        ? {
+            ...timeFields('exit', next.startTs, next.timeZone),
+            duration: next.startTs - trip.endTs,
+            starting_trip: oid(nextIds.trip),
+          }
+        : {}),
       feature_type: 'end_place',
     },
   };

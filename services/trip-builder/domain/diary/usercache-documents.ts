@@ -1,5 +1,9 @@
 /** Documents the phone keeps whatever the diary does (e-mission's valid list). */
-export const RETAINED_DOCUMENT_KEYS: readonly string[] = ['config/sensor_config', 'config/sync_config', 'config/consent'];
+export const RETAINED_DOCUMENT_KEYS: readonly string[] = [
+  'config/sensor_config',
+  'config/sync_config',
+  'config/consent',
+];
 
 /** How many days back from the user's latest trip the phone's usercache holds diary documents. */
 export const RECENT_DIARY_DAYS = 7;

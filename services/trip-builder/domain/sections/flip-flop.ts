@@ -101,7 +101,11 @@ function coalesce(spans: readonly ModeSpan[]): ModeSpan[] {
   for (const s of spans) {
     const last = out[out.length - 1];
     if (last && last.type === s.type) {
-      out[out.length - 1] = { ...last, endTs: Math.max(last.endTs, s.endTs), pointCount: last.pointCount + s.pointCount };
+      out[out.length - 1] = {
+        ...last,
+        endTs: Math.max(last.endTs, s.endTs),
+        pointCount: last.pointCount + s.pointCount,
+      };
     } else out.push({ ...s });
   }
   return out;

@@ -14,7 +14,11 @@ export interface MotionEvidence {
   stretchToTripEnds: boolean;
 }
 
-export const ANDROID_EVIDENCE: MotionEvidence = { confidenceThreshold: 60, distanceThreshold: 100, stretchToTripEnds: false };
+export const ANDROID_EVIDENCE: MotionEvidence = {
+  confidenceThreshold: 60,
+  distanceThreshold: 100,
+  stretchToTripEnds: false,
+};
 export const IOS_EVIDENCE: MotionEvidence = { confidenceThreshold: 49, distanceThreshold: 50, stretchToTripEnds: true };
 
 /** Activities that say nothing about how the user travels. */
@@ -59,7 +63,9 @@ export function toMotionChanges(motions: readonly MotionPoint[]): MotionChange[]
   for (const curr of motions) {
     if (!start) start = curr;
     if (prev && prev.type !== curr.type) {
-      const boundary = startsEarly(prev.type, curr.type) ? { ...prev, type: curr.type, confidence: curr.confidence } : curr;
+      const boundary = startsEarly(prev.type, curr.type)
+        ? { ...prev, type: curr.type, confidence: curr.confidence }
+        : curr;
       changes.push({ start, end: startsEarly(prev.type, curr.type) ? prev : boundary, type: start.type });
       start = boundary;
     }

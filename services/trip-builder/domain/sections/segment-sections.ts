@@ -27,13 +27,21 @@ export function segmentSections(
   const changes = toMotionChanges(highConfidenceMotions(motions, evidence));
   if (changes.length === 0) {
     // No usable motion: a trip that went somewhere is still a trip, of a mode we cannot tell.
-    return distanceFromPlace > evidence.distanceThreshold ? [{ startIndex: 0, endIndex: last, mode: MotionType.UNKNOWN }] : [];
+    return distanceFromPlace > evidence.distanceThreshold
+      ? [{ startIndex: 0, endIndex: last, mode: MotionType.UNKNOWN }]
+      : [];
   }
   if (changes.length === 1) return [{ startIndex: 0, endIndex: last, mode: changes[0]!.type }];
 
   const spans: ModeSpan[] = changes.map((c) => {
     const inside = indexesBetween(points, c.start.ts, c.end.ts);
-    return { type: c.type, startTs: c.start.ts, endTs: c.end.ts, medianSpeed: medianSpeed(points, inside), pointCount: inside.length };
+    return {
+      type: c.type,
+      startTs: c.start.ts,
+      endTs: c.end.ts,
+      medianSpeed: medianSpeed(points, inside),
+      pointCount: inside.length,
+    };
   });
   if (evidence.stretchToTripEnds) stretchToTripEnds(spans, points);
   const merged = mergeFlipFlops(spans, points[last]!.ts - points[0]!.ts);

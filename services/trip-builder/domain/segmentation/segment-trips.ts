@@ -30,9 +30,12 @@ export function segmentTrips(obs: Observations): TripSegmentation {
     while (runEnd + 1 < locations.length && locations[runEnd + 1]!.filter === filter) runEnd++;
     const run = locations.slice(runStart, runEnd + 1);
     const isDistance = filter === 'distance';
-    const found = isDistance ? segmentWithDistanceFilter(run, motions, transitions) : segmentWithTimeFilter(run, motions, transitions);
+    const found = isDistance
+      ? segmentWithDistanceFilter(run, motions, transitions)
+      : segmentWithTimeFilter(run, motions, transitions);
     const source: SegmenterName = isDistance ? 'DwellSegmentationDistFilter' : 'DwellSegmentationTimeFilter';
-    for (const t of found.trips) trips.push({ startIndex: t.startIndex + runStart, endIndex: t.endIndex + runStart, source });
+    for (const t of found.trips)
+      trips.push({ startIndex: t.startIndex + runStart, endIndex: t.endIndex + runStart, source });
     openTripStart = found.openTripStart === undefined ? undefined : found.openTripStart + runStart;
     runStart = runEnd + 1;
   }

@@ -11,21 +11,33 @@ function groundTruth(day: string): ReferenceTrip[] {
     endTs: t.properties['end_ts'],
     startLoc: t.properties['start_loc'].coordinates,
     endLoc: t.properties['end_loc'].coordinates,
-    modes: t.features.filter((f) => f.type === 'FeatureCollection').map((f) => String(f.features[0].properties.sensed_mode).split('.')[1]!),
+    modes: t.features
+      .filter((f) => f.type === 'FeatureCollection')
+      .map((f) => String(f.features[0].properties.sensed_mode).split('.')[1]!),
   }));
 }
 
 describe('buildTrips on the real days (issue 5 acceptance)', () => {
   const scores = REAL_DAYS.map((day) => {
     const built = buildTrips(toObservations(loadRealDay(day)), undefined).trips;
-    return { day, built, score: scoreDay(built.map((t) => ({ ...t, modeNames: t.sections.map((s) => modeName(s.mode)) })), groundTruth(day)) };
+    return {
+      day,
+      built,
+      score: scoreDay(
+        built.map((t) => ({ ...t, modeNames: t.sections.map((s) => modeName(s.mode)) })),
+        groundTruth(day),
+      ),
+    };
   });
 
-  it.each(REAL_DAYS)('%s: ≥ 90%% of the ground-truth trips matched and ≥ 90%% of the returned trips match one', (day) => {
-    const { score } = scores.find((s) => s.day === day)!;
-    expect(score.matchedExpected / score.expected).toBeGreaterThanOrEqual(0.9);
-    expect(score.matchedReturned / score.returned).toBeGreaterThanOrEqual(0.9);
-  });
+  it.each(REAL_DAYS)(
+    '%s: ≥ 90%% of the ground-truth trips matched and ≥ 90%% of the returned trips match one',
+    (day) => {
+      const { score } = scores.find((s) => s.day === day)!;
+      expect(score.matchedExpected / score.expected).toBeGreaterThanOrEqual(0.9);
+      expect(score.matchedReturned / score.returned).toBeGreaterThanOrEqual(0.9);
+    },
+  );
 
   it('≥ 80% of matched trips have the ground truth sections and sensed modes', () => {
     const matched = scores.reduce((a, s) => a + s.score.matchedExpected, 0);
@@ -49,7 +61,8 @@ describe('buildTrips on the real days (issue 5 acceptance)', () => {
       'section',
     ]);
     for (const fc of json.features.filter((f) => f.type === 'FeatureCollection')) {
-      const section = (fc as { features: { geometry: { coordinates: unknown[] }; properties: Record<string, any> }[] }).features[0]!;
+      const section = (fc as { features: { geometry: { coordinates: unknown[] }; properties: Record<string, any> }[] })
+        .features[0]!;
       const p = section.properties;
       expect(p['times'].length).toBe(section.geometry.coordinates.length);
       expect(p['speeds'].length).toBe(p['times'].length);

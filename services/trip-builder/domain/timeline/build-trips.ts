@@ -1,6 +1,12 @@
 import { haversine, type LonLat } from '../geo.js';
 import type { LocationPoint, Observations } from '../observations.js';
-import { type CleanedSection, type CleanedStop, cleanTrip, MIN_TRIP_DISTANCE_M, type PlaceAnchor } from '../cleaning/clean-trip.js';
+import {
+  type CleanedSection,
+  type CleanedStop,
+  cleanTrip,
+  MIN_TRIP_DISTANCE_M,
+  type PlaceAnchor,
+} from '../cleaning/clean-trip.js';
 import { ANDROID_EVIDENCE, IOS_EVIDENCE } from '../sections/motion-changes.js';
 import { segmentSections } from '../sections/segment-sections.js';
 import { type SegmenterName, segmentTrips } from '../segmentation/segment-trips.js';
@@ -11,7 +17,10 @@ import { firstAfter, isRestartBetween } from '../segmentation/restart-checking.j
  * phone was not tracking in between (battery dead, app killed). The new trip then starts from a fresh place
  * where it was first seen, not from the old one. Thresholds per dwell filter; the speed is a slow walk.
  */
-const UNTRACKED_MIN_DISTANCE_M: Record<SegmenterName, number> = { DwellSegmentationTimeFilter: 2500, DwellSegmentationDistFilter: 1200 };
+const UNTRACKED_MIN_DISTANCE_M: Record<SegmenterName, number> = {
+  DwellSegmentationTimeFilter: 2500,
+  DwellSegmentationDistFilter: 1200,
+};
 const UNTRACKED_MAX_SPEED_MS = 3000 / 3600;
 
 /** A trip as the diary shows it: cleaned, resampled, with its sections and the stops between them. */
@@ -66,7 +75,8 @@ export function buildTrips(obs: Observations, startPlace: PlaceAnchor | undefine
     const last = points[points.length - 1]!;
     resume = { fromTs: first.ts, place };
     const placeBefore = place;
-    if (place && wasUntracked(place, first, found.source, obs.transitions)) place = { enterTs: first.ts, loc: first.loc };
+    if (place && wasUntracked(place, first, found.source, obs.transitions))
+      place = { enterTs: first.ts, loc: first.loc };
     const tripMotions = motions.slice(firstAfter(motions, first.ts - 1e-9), firstAfter(motions, last.ts));
     const evidence = found.source === 'DwellSegmentationDistFilter' ? IOS_EVIDENCE : ANDROID_EVIDENCE;
     const fromPlace = place ? haversine(place.loc, last.loc) : haversine(first.loc, last.loc);
@@ -82,7 +92,12 @@ export function buildTrips(obs: Observations, startPlace: PlaceAnchor | undefine
   return { trips, resume };
 }
 
-function wasUntracked(place: PlaceAnchor, first: LocationPoint, source: SegmenterName, transitions: Observations['transitions']): boolean {
+function wasUntracked(
+  place: PlaceAnchor,
+  first: LocationPoint,
+  source: SegmenterName,
+  transitions: Observations['transitions'],
+): boolean {
   if (isRestartBetween(transitions, place.enterTs, first.ts)) return true;
   const distance = haversine(place.loc, first.loc);
   const elapsed = first.ts - place.enterTs;
@@ -93,7 +108,9 @@ function toTrip(
   source: SegmenterName,
   points: LocationPoint[],
   placeBefore: PlaceAnchor | undefined,
-  sections: CleanedSection[], stops: CleanedStop[]): BuiltTrip {
+  sections: CleanedSection[],
+  stops: CleanedStop[],
+): BuiltTrip {
   const first = sections[0]!;
   const last = sections[sections.length - 1]!;
   const distance = sections.reduce((s, x) => s + x.distance, 0) + stops.reduce((s, x) => s + x.distance, 0);

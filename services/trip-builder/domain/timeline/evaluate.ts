@@ -24,7 +24,10 @@ export interface DayScore {
   sameSections: number;
 }
 
-export function matches(t: { startTs: number; endTs: number; startLoc: LonLat; endLoc: LonLat }, r: ReferenceTrip): boolean {
+export function matches(
+  t: { startTs: number; endTs: number; startLoc: LonLat; endLoc: LonLat },
+  r: ReferenceTrip,
+): boolean {
   return (
     Math.abs(t.startTs - r.startTs) <= MATCH_TIME_S &&
     Math.abs(t.endTs - r.endTs) <= MATCH_TIME_S &&
@@ -33,7 +36,10 @@ export function matches(t: { startTs: number; endTs: number; startLoc: LonLat; e
   );
 }
 
-export function scoreDay(built: readonly (BuiltTrip & { modeNames: string[] })[], expected: readonly ReferenceTrip[]): DayScore {
+export function scoreDay(
+  built: readonly (BuiltTrip & { modeNames: string[] })[],
+  expected: readonly ReferenceTrip[],
+): DayScore {
   let matchedExpected = 0;
   let sameSections = 0;
   for (const r of expected) {

@@ -21,7 +21,8 @@ function buildInBatches(batches: TimeseriesLike[][]): BuiltTrip[] {
   return stored;
 }
 
-const summary = (trips: BuiltTrip[]) => trips.map((t) => [t.startTs, t.endTs, t.distance, t.sections.map((s) => s.mode)]);
+const summary = (trips: BuiltTrip[]) =>
+  trips.map((t) => [t.startTs, t.endTs, t.distance, t.sections.map((s) => s.mode)]);
 
 describe('incremental rebuild', () => {
   it.each(REAL_DAYS)('%s: any split in two batches (by write_ts) gives the trips of one build', (day) => {

@@ -21,10 +21,15 @@ const EVERYTHING: RebuildWindow = { fromTs: -Infinity, place: undefined };
  * that was offline, out-of-order entries) re-opens the window from the first fix of the stored trip it falls in
  * or after, since that trip and everything later may change. `trips` are the user's stored trips, any order.
  */
-export function planRebuild(resume: ResumePoint | undefined, trips: readonly StoredTripAnchor[], earliestNewTs: number): RebuildWindow {
+export function planRebuild(
+  resume: ResumePoint | undefined,
+  trips: readonly StoredTripAnchor[],
+  earliestNewTs: number,
+): RebuildWindow {
   if (!resume) return EVERYTHING;
   if (earliestNewTs >= resume.fromTs) return { fromTs: resume.fromTs, place: resume.place };
   let touched: StoredTripAnchor | undefined;
-  for (const t of trips) if (t.rawStartTs <= earliestNewTs && (!touched || t.rawStartTs > touched.rawStartTs)) touched = t;
+  for (const t of trips)
+    if (t.rawStartTs <= earliestNewTs && (!touched || t.rawStartTs > touched.rawStartTs)) touched = t;
   return touched ? { fromTs: touched.rawStartTs, place: touched.placeBefore } : EVERYTHING;
 }
