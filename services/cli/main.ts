@@ -10,19 +10,26 @@ import { createAvroCodec, createSchemaRegistry } from '../../shared/schema-regis
 import { createErrorTimeseries, createTimeseriesReader } from '../../shared/timeseries/index.js';
 import { replayDeadLetters } from '../converter/replay-dead-letters.js';
 import { applyReset, planReset } from './reset-pipeline.js';
+import { topicName } from '../../shared/events/index.js';
+import { valueSubject } from '../../shared/schema-registry/index.js';
+import { planUserReset, resetUserTrips } from '../trip-builder/reset-user-trips.js';
+import { createCassandraTripStore } from '../trip-builder/store/cassandra-trip-store.js';
+import { createUsercacheDocuments } from '../trip-builder/store/cassandra-usercache-documents.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 const HELP = `itinera <command> [options]   (operator commands; exit 0 on success)
 
-  intake <n>                        run n pipeline workers (converter group members) until Ctrl-C;
-                                    logs go to <conf/log/intake.conf dir>/intake_<i>.log.gz (zcat, zless)
+  intake <n>                        run n converter and n trip-builder workers until Ctrl-C; logs go to
+                                    <conf/log/intake.conf dir>/intake_<i>.log.gz and intake_<i>-trips.log.gz
   fix-usercache-processing          replay the error timeseries through the converter; prints per key how
     [--wait-seconds 120]            many moved and how many still fail. Exit 3 while some still fail: fix the
                                     cause (upgrade the converter) and run it again. Writes no log file.
   errors [--samples 3]              count the error timeseries by metadata.key, with sample reasons
-  reset-pipeline -a -d YYYY-MM-DD   rewind the pipeline's consumer groups to that date (UTC) so the normal
-    [--dry-run]                     process rebuilds what follows; stop 'itinera intake' first
+  reset-pipeline -a [-d YYYY-MM-DD] rewind the converter group to that date (UTC; default: the start) so the
+    [--dry-run]                     normal process re-converts and rebuilds what follows; stop 'itinera intake' first
+  reset-pipeline -u <user>          rebuild one user's trips, diary and metrics from that date (default: the
+    [-d YYYY-MM-DD] [--dry-run]     start) now, from the raw timeseries; other users are not touched
   user <token or uuid>              what the timeseries holds for one user, by key
 `;
 
@@ -39,6 +46,8 @@ async function withServices<T>(work: (s: Awaited<ReturnType<typeof connect>>) =>
     await s.close();
   }
 }
+
+type Services = Awaited<ReturnType<typeof connect>>;
 
 async function connect() {
   const config = loadConfig({ confDir: process.env['ITINERA_CONF_DIR'] ?? join(repoRoot, 'conf') });
@@ -62,15 +71,67 @@ async function connect() {
   };
 }
 
+async function resolveUser(s: Services, who: string): Promise<string> {
+  const byEmail = await s.cql.read('SELECT uuid FROM users_by_email WHERE user_email = ?', [who]);
+  if (byEmail.rows[0]) return String(byEmail.rows[0]['uuid']);
+  return /^[0-9a-f-]{36}$/.test(who) ? who : fail(`no user ${who}`, 1);
+}
+
+/**
+ * One user: the trips derived from the date on (from the start without -d) are rebuilt now, from the raw
+ * timeseries, which is left as it is. No consumer group moves, so the other users are not touched.
+ */
+async function resetOneUser(s: Services, who: string, date: string, dryRun: boolean): Promise<number> {
+  const userId = await resolveUser(s, who);
+  const fromTs = date === '' ? undefined : Date.parse(`${date}T00:00:00Z`) / 1000;
+  const trips = createCassandraTripStore(s.cql);
+  const plan = await planUserReset({ trips }, userId, fromTs);
+  const from = Number.isFinite(plan.window.fromTs) ? new Date(plan.window.fromTs * 1000).toISOString() : 'the start';
+  process.stdout.write(`user ${userId}: rebuilding from ${from}, replacing ${plan.tripsReplaced} trips\n`);
+  if (dryRun) return 0;
+  const producer = createIdempotentProducer(s.kafka);
+  await producer.connect();
+  const pipelineLog = createLogger({ component: 'reset-pipeline', level: 'warn' });
+  try {
+    const diaryTopic = topicName(s.config.kafka.topicPrefix, 'diary');
+    const result = await resetUserTrips(
+      {
+        timeseries: createTimeseriesReader(s.cql),
+        trips,
+        documents: createUsercacheDocuments(s.cql),
+        pipelineLog,
+        now: () => Date.now() / 1000,
+        async publishDocument(user, key, data, writeTs) {
+          const value = await s.codec.encode(valueSubject(diaryTopic), {
+            user_id: user,
+            key,
+            write_ts: writeTs,
+            data_json: data === null ? null : JSON.stringify(data),
+          });
+          await producer.send({ topic: diaryTopic, acks: -1, messages: [{ key: `${user}|${key}`, value }] });
+        },
+      },
+      userId,
+      fromTs,
+    );
+    process.stdout.write(`rebuilt ${result.trips} trips; days rewritten: ${result.days.join(' ') || 'none'}\n`);
+    return 0;
+  } finally {
+    await producer.disconnect();
+  }
+}
+
 async function intake(n: number): Promise<number> {
   if (!Number.isInteger(n) || n < 1 || n > 64) fail('intake needs a worker count between 1 and 64');
-  const workers = Array.from({ length: n }, (_, i) =>
-    spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'services/converter/main.ts'), String(i)], {
-      stdio: 'inherit',
-    }),
+  const workers = ['converter', 'trip-builder'].flatMap((service) =>
+    Array.from({ length: n }, (_, i) =>
+      spawn(process.execPath, ['--import', 'tsx', join(repoRoot, `services/${service}/main.ts`), String(i)], {
+        stdio: 'inherit',
+      }),
+    ),
   );
   process.stdout.write(
-    `intake: ${n} converter workers running (pids ${workers.map((w) => w.pid).join(', ')}); Ctrl-C stops them\n`,
+    `intake: ${n} converter and ${n} trip-builder workers running (pids ${workers.map((w) => w.pid).join(', ')}); Ctrl-C stops them\n`,
   );
   const stop = () => workers.forEach((w) => w.kill('SIGTERM'));
   process.once('SIGINT', stop);
@@ -150,11 +211,12 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       });
     case 'reset-pipeline': {
-      if (!values.all && !values.user) fail('reset-pipeline needs -a (all users)');
-      if (values.user) fail('reset-pipeline -u is not available yet: partitions hold many users; use -a', 2);
-      const date = values.date ?? '';
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date)))
-        fail('reset-pipeline needs -d YYYY-MM-DD');
+      if (!values.all === !values.user)
+        fail('reset-pipeline needs exactly one of -a (all users) or -u <token or uuid>');
+      const date = values.date ?? (values.all ? '1970-01-01' : '');
+      if (date !== '' && (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date))))
+        fail('reset-pipeline -d needs a date YYYY-MM-DD');
+      if (values.user) return withServices((s) => resetOneUser(s, values.user!, date, values['dry-run'] === true));
       return withServices(async (s) => {
         const plans = await planReset(s.admin, s.config.kafka.topicPrefix, date);
         for (const p of plans) {
@@ -170,13 +232,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'user':
       return withServices(async (s) => {
-        const who = positionals[0] ?? fail('user needs a token or a uuid');
-        const byEmail = await s.cql.read('SELECT uuid FROM users_by_email WHERE user_email = ?', [who]);
-        const uuid = byEmail.rows[0]
-          ? String(byEmail.rows[0]['uuid'])
-          : /^[0-9a-f-]{36}$/.test(who)
-            ? who
-            : fail(`no user ${who}`, 1);
+        const uuid = await resolveUser(s, positionals[0] ?? fail('user needs a token or a uuid'));
         process.stdout.write(`user ${uuid}\n`);
         const counts = await createTimeseriesReader(s.cql).countByKey(uuid);
         for (const [key, n] of Object.entries(counts)) process.stdout.write(`  ${key}\t${n}\n`);

@@ -180,6 +180,28 @@ describe('trip builder', () => {
     expect(local.body.user_metrics[0][0]).toMatchObject({ fmt_time: '2015-08-27', ...byMode(() => 1) });
   });
 
+  it('When an operator resets one user to a date with the CLI, then the trips are rebuilt identical and other users are untouched', async () => {
+    const user = 'one-shankari_2015-aug-27';
+    const other = 'one-gabe_2016-06-15';
+    const before = shape(await timeline(other, DAY_OF['gabe_2016-06-15']!));
+    const cli = (args: string[]) =>
+      execFileSync(process.execPath, ['--import', 'tsx', join(process.cwd(), 'services/cli/main.ts'), ...args], {
+        env: {
+          ...process.env,
+          KAFKA_BROKERS: env.config.kafka.brokers.join(','),
+          CASSANDRA_CONTACT_POINTS: env.config.cassandra.contactPoints.join(','),
+          CASSANDRA_KEYSPACE: env.config.cassandra.keyspace,
+          SCHEMA_REGISTRY_URL: env.config.schemaRegistry.url,
+          ITINERA_TOPIC_PREFIX: env.config.kafka.topicPrefix,
+        },
+      }).toString();
+    expect(cli(['reset-pipeline', '-u', user, '-d', '2015-08-27', '--dry-run'])).toMatch(/replacing \d+ trips/);
+    const out = cli(['reset-pipeline', '-u', user, '-d', '2015-08-27']);
+    expect(out).toMatch(/rebuilt \d+ trips; days rewritten: .*2015-08-27/);
+    expect(shape(await timeline(user, '2015-08-27'))).toEqual(shape(reference.get('shankari_2015-aug-27')!));
+    expect(shape(await timeline(other, DAY_OF['gabe_2016-06-15']!))).toEqual(before);
+  });
+
   it('When a day is pushed in two batches, processed in between, then it gives the same trips as one push', async () => {
     const name = 'shankari_2015-aug-27';
     const entries = phoneEntries(name);
