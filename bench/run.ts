@@ -20,6 +20,7 @@ import { provision } from '../deploy/provision/provision.js';
 import { convertEntry } from '../services/converter/domain/convert-entry.js';
 import { createTimeseriesWriter, entryObjectId } from '../services/converter/store/cassandra-timeseries-writer.js';
 import { sharedDataDir } from '../test/helpers/shared-data.js';
+import { benchEndToEnd, loadDays, type EndToEndFigures } from './end-to-end.js';
 import { loadRealEntries, makeBatch, percentile, residentMb, toPhoneRecord, type PhoneEntry } from './load.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -316,6 +317,23 @@ async function main(): Promise<void> {
   process.stdout.write('bench: raw Cassandra writes…\n');
   const rawCassandra = await benchRawCassandra(real, convConfig, 50_000 * scale);
 
+  const endToEnd: EndToEndFigures[] = [];
+  for (const users of (process.env['BENCH_E2E_USERS'] ?? '100').split(',').map(Number)) {
+    process.stdout.write(`bench: end to end, ${users} users…\n`);
+    const e2eConfig = benchConfig(`${tag}e${users}`);
+    await provision(e2eConfig);
+    endToEnd.push(
+      await benchEndToEnd(
+        root,
+        e2eConfig,
+        envFor(e2eConfig, logDir),
+        `http://127.0.0.1:${GATEWAY_PORT}`,
+        loadDays(sharedDataDir()),
+        users,
+      ),
+    );
+  }
+
   const sustained = Math.max(...puts.rows.map((r) => r.entriesPerSecond));
   const results = {
     date: new Date().toISOString(),
@@ -334,7 +352,7 @@ async function main(): Promise<void> {
     convertedEntries: convBatches * PUT_SIZE,
     rawCassandraEntriesPerSecond: rawCassandra,
     serversRssMb: serverRss(),
-    endToEndTripsServed: 'not measured: the trip builder (issue 5) is not built yet',
+    endToEnd,
   };
   const table = [
     `Machine: ${results.machine.cpus} cores (${results.machine.cpuModel}), ${results.machine.memoryGb} GiB, Node ${results.machine.node}; whole stack on the same machine.`,
@@ -348,6 +366,14 @@ async function main(): Promise<void> {
     ...[1, 2, 4].map(
       (w) =>
         `| converter, ${w} worker(s), ${results.convertedEntries} entries | ${converter[w]?.entriesPerSecond} entries/s | raw Cassandra ${rawCassandra} entries/s | ${((converter[w]?.entriesPerSecond ?? 0) / rawCassandra).toFixed(2)} |`,
+    ),
+    ...endToEnd.map(
+      (e) =>
+        `| put completing a day → its trips served, ${e.users} users | p50 ${e.p50Ms} ms, p95 ${e.p95Ms} ms, max ${e.maxMs} ms | e-mission: next hourly batch | |`,
+    ),
+    ...endToEnd.map(
+      (e) =>
+        `| trip builder CPU per user-day (${e.users} users) | ${e.tripBuilderCpuMsPerUserDay} ms, peak RSS ${e.tripBuilderPeakRssMb} MB | | |`,
     ),
     `| gateway peak RSS under load | ${puts.gatewayRssMb} MB | | |`,
     `| converter peak RSS (per worker) | ${Math.max(...Object.values(converter).map((c) => c.rssMb))} MB | | |`,

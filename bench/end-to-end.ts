@@ -1,0 +1,171 @@
+/**
+ * End to end: from the put that completes a user's day to that day's trips served by getTrips, with the gateway,
+ * a converter and a trip builder running as separate processes, as `npm start` runs them.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from '../shared/config/index.js';
+import { toObservations, type TimeseriesLike } from '../services/trip-builder/domain/observations.js';
+import { buildTrips } from '../services/trip-builder/domain/timeline/build-trips.js';
+import { tripLocalDate } from '../services/trip-builder/domain/diary/trip-geojson.js';
+import { percentile, residentMb, type PhoneEntry } from './load.js';
+
+export interface EndToEndFigures {
+  users: number;
+  p50Ms: number;
+  p95Ms: number;
+  maxMs: number;
+  tripBuilderCpuMsPerUserDay: number;
+  tripBuilderPeakRssMb: number;
+}
+
+interface RealDay {
+  entries: PhoneEntry[];
+  day: string;
+  trips: number;
+}
+
+/** The real days, each with its trip-local date and the number of trips the builder finds in it. */
+export function loadDays(dataDir: string): RealDay[] {
+  const dir = join(dataDir, 'emission-real-days');
+  const names = [
+    'shankari_2015-aug-27',
+    'shankari_2015-08-23',
+    'shankari_2016-08-10',
+    'gabe_2016-06-15',
+    'iphone_2016-02-22',
+  ];
+  return names.map((name) => {
+    const raw = JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8')) as (TimeseriesLike & PhoneEntry)[];
+    const trips = buildTrips(toObservations(raw), undefined).trips;
+    const entries = raw
+      .map(({ metadata, data }) => ({ metadata, data }) as PhoneEntry)
+      .sort((a, b) => Number(a.metadata['write_ts']) - Number(b.metadata['write_ts']));
+    return { entries, day: tripLocalDate(trips[0]!), trips: trips.length };
+  });
+}
+
+/** CPU time (user + system) a process has used so far, in milliseconds. */
+function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+export async function benchEndToEnd(
+  root: string,
+  config: Config,
+  env: NodeJS.ProcessEnv,
+  gatewayUrl: string,
+  days: readonly RealDay[],
+  users: number,
+): Promise<EndToEndFigures> {
+  const start = (script: string, args: string[]): ChildProcess =>
+    spawn(process.execPath, ['--import', 'tsx', join(root, script), ...args], {
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  const procs = [
+    start('services/gateway/main.ts', []),
+    start('services/converter/main.ts', ['0']),
+    start('services/trip-builder/main.ts', ['0']),
+  ];
+  const builder = procs[2]!;
+  let peakRss = 0;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, residentMb(builder.pid) ?? 0)), 200);
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${gatewayUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+    return { status: res.status, json };
+  };
+  try {
+    const deadline = Date.now() + 60_000;
+    while (
+      Date.now() < deadline &&
+      !(await fetch(`${gatewayUrl}/health`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    )
+      await sleep(200);
+    const cpuBefore = cpuMs(builder.pid);
+    const tokens = Array.from({ length: users }, (_, i) => `e2e-${config.kafka.topicPrefix}${i}@itinera.org`);
+    // Each user's day minus its last tenth: the phone synced during the day. The pipeline catches up on it first.
+    await inParallel(tokens, 8, async (token, i) => {
+      const d = days[i % days.length]!;
+      await post('/profile/create', { user: token });
+      const head = d.entries.slice(0, Math.floor(d.entries.length * 0.9));
+      for (let k = 0; k < head.length; k += 2000) {
+        const r = await post('/usercache/put', { user: token, phone_to_server: head.slice(k, k + 2000) });
+        if (r.status !== 200) throw new Error(`bench: put answered ${r.status}`);
+      }
+    });
+    await inParallel(tokens, 8, async (token, i) => {
+      const d = days[i % days.length]!;
+      const until = Date.now() + 600_000;
+      while (Date.now() < until) {
+        const r = await post(`/timeline/getTrips/${d.day}`, { user: token });
+        if (Array.isArray(r.json['timeline']) && r.json['timeline'].length > 0) return;
+        await sleep(250);
+      }
+    });
+    // The evening sync that completes the day, spread over a few seconds as phones sync independently.
+    const latencies: number[] = [];
+    await inParallel(tokens, 32, async (token, i) => {
+      const d = days[i % days.length]!;
+      const tail = d.entries.slice(Math.floor(d.entries.length * 0.9));
+      const r = await post('/usercache/put', { user: token, phone_to_server: tail });
+      if (r.status !== 200) throw new Error(`bench: put answered ${r.status}`);
+      const answered = performance.now();
+      for (;;) {
+        const t = await post(`/timeline/getTrips/${d.day}`, { user: token });
+        if (Array.isArray(t.json['timeline']) && t.json['timeline'].length >= d.trips) break;
+        if (performance.now() - answered > 600_000) throw new Error('bench: trips never served');
+        await sleep(100);
+      }
+      latencies.push(performance.now() - answered);
+    });
+    const sorted = latencies.sort((a, b) => a - b);
+    return {
+      users,
+      p50Ms: Math.round(percentile(sorted, 50)),
+      p95Ms: Math.round(percentile(sorted, 95)),
+      maxMs: Math.round(sorted[sorted.length - 1] ?? 0),
+      tripBuilderCpuMsPerUserDay: Math.round((cpuMs(builder.pid) - cpuBefore) / users),
+      tripBuilderPeakRssMb: peakRss,
+    };
+  } finally {
+    clearInterval(sampler);
+    for (const p of procs) p.kill('SIGTERM');
+    await Promise.all(procs.map((p) => new Promise((r) => (p.exitCode !== null ? r(null) : p.once('exit', r)))));
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+async function inParallel<T>(
+  items: readonly T[],
+  width: number,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await work(items[i]!, i);
+      }
+    }),
+  );
+}
