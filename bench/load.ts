@@ -1,4 +1,4 @@
-import { toUsercacheRecord, type UsercacheRecord } from '../shared/events/index.js';
+import { toUsercacheRecord, type UsercacheEntry, type UsercacheRecord } from '../shared/events/index.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -58,10 +58,10 @@ export function residentMb(pid: number | undefined): number | null {
   }
 }
 
-/** The usercache record the gateway would publish for a phone entry. */
-export function toPhoneRecord(userId: string, e: PhoneEntry): UsercacheRecord {
+/** A phone entry as the gateway accepts it (envelope read, timestamps already in seconds). */
+export function toUsercacheEntry(e: PhoneEntry): UsercacheEntry {
   const m = e.metadata;
-  const entry = {
+  return {
     key: String(m['key']),
     type: String(m['type']),
     writeTs: Number(m['write_ts']),
@@ -69,5 +69,9 @@ export function toPhoneRecord(userId: string, e: PhoneEntry): UsercacheRecord {
     metadata: m,
     data: e.data,
   };
-  return toUsercacheRecord(userId, entry, Date.now() / 1000);
+}
+
+/** The usercache record the gateway would publish for a phone entry. */
+export function toPhoneRecord(userId: string, e: PhoneEntry): UsercacheRecord {
+  return toUsercacheRecord(userId, toUsercacheEntry(e), Date.now() / 1000);
 }

@@ -21,7 +21,15 @@ import { convertEntry } from '../services/converter/domain/convert-entry.js';
 import { createTimeseriesWriter, entryObjectId } from '../services/converter/store/cassandra-timeseries-writer.js';
 import { sharedDataDir } from '../test/helpers/shared-data.js';
 import { benchEndToEnd, loadDays, type EndToEndFigures } from './end-to-end.js';
-import { loadRealEntries, makeBatch, percentile, residentMb, toPhoneRecord, type PhoneEntry } from './load.js';
+import {
+  loadRealEntries,
+  makeBatch,
+  percentile,
+  residentMb,
+  toPhoneRecord,
+  toUsercacheEntry,
+  type PhoneEntry,
+} from './load.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const scale = Number(process.env['BENCH_SCALE'] ?? 1);
@@ -243,15 +251,7 @@ async function benchRawCassandra(real: PhoneEntry[], config: Config, entries: nu
   const client = createCassandraClient({ ...config.cassandra });
   const user = randomUUID();
   const stored = makeBatch(real, entries, 5000).flatMap((e) => {
-    const m = e.metadata;
-    const r = convertEntry({
-      key: String(m['key']),
-      type: String(m['type']),
-      writeTs: Number(m['write_ts']),
-      platform: String(m['platform']),
-      metadata: m,
-      data: e.data,
-    });
+    const r = convertEntry(toUsercacheEntry(e));
     if (!r.ok) return [];
     const oid = entryObjectId(user, r.entry.type, r.entry.key, r.entry.writeTs);
     return [

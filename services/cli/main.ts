@@ -11,7 +11,7 @@ import { createErrorTimeseries, createTimeseriesReader } from '../../shared/time
 import { replayDeadLetters } from '../converter/replay-dead-letters.js';
 import { applyReset, planReset } from './reset-pipeline.js';
 import { topicName } from '../../shared/events/index.js';
-import { valueSubject } from '../../shared/schema-registry/index.js';
+import { createDiaryPublisher } from '../trip-builder/diary-publisher.js';
 import { planUserReset, resetUserTrips } from '../trip-builder/reset-user-trips.js';
 import { createCassandraTripStore } from '../trip-builder/store/cassandra-trip-store.js';
 import { createUsercacheDocuments } from '../trip-builder/store/cassandra-usercache-documents.js';
@@ -101,15 +101,7 @@ async function resetOneUser(s: Services, who: string, date: string, dryRun: bool
         documents: createUsercacheDocuments(s.cql),
         pipelineLog,
         now: () => Date.now() / 1000,
-        async publishDocument(user, key, data, writeTs) {
-          const value = await s.codec.encode(valueSubject(diaryTopic), {
-            user_id: user,
-            key,
-            write_ts: writeTs,
-            data_json: data === null ? null : JSON.stringify(data),
-          });
-          await producer.send({ topic: diaryTopic, acks: -1, messages: [{ key: `${user}|${key}`, value }] });
-        },
+        publishDocument: createDiaryPublisher({ producer, codec: s.codec, topic: diaryTopic }),
       },
       userId,
       fromTs,

@@ -1,38 +1,14 @@
-import type { UsercacheEntry } from '../../shared/events/index.js';
 import { createIdempotentProducer } from '../../shared/kafka/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCql } from '../../shared/cassandra/index.js';
 import { createErrorTimeseries, createTimeseriesReader } from '../../shared/timeseries/index.js';
 import { startGateway, type RunningGateway } from '../../test/helpers/gateway.js';
+import { startConverter } from '../../test/helpers/pipeline.js';
 import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
 import { convertEntry } from './domain/convert-entry.js';
-import { createIntakeLog } from '../../shared/logger/intake-log.js';
 import { replayDeadLetters } from './replay-dead-letters.js';
-import { runConverter, type RunningConverter } from './run-converter.js';
-import { createTimeseriesWriter } from './store/cassandra-timeseries-writer.js';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 let env: TestEnv;
 let gw: RunningGateway;
-const intakeDir = mkdtempSync(join(tmpdir(), 'itinera-intake-'));
-
-async function startConverter(
-  convert?: (e: UsercacheEntry) => ReturnType<typeof convertEntry>,
-): Promise<RunningConverter> {
-  const cql = createCql(env.cassandra);
-  return runConverter(env.kafka, {
-    codec: env.codec,
-    timeseries: createTimeseriesWriter(cql),
-    errors: createErrorTimeseries(cql),
-    topicPrefix: env.config.kafka.topicPrefix,
-    logger: env.logger,
-    intakeLog: createIntakeLog(intakeDir, 0),
-    ...(convert ? { convert } : {}),
-  });
-}
-
 beforeAll(async () => {
   env = await createTestEnv();
   gw = await startGateway(env);
@@ -109,7 +85,7 @@ describe('converter', () => {
   it('When good entries and a location without data.ts are put, then the good ones reach the timeseries, the bad one the error timeseries with its reason, and a fixed converter plus fix-usercache-processing moves it', async () => {
     await gw.post('/profile/create', { user: 'ann@example.org' });
     const other = await gw.post('/profile/create', { user: 'ben@example.org' });
-    let converter = await startConverter();
+    let converter = await startConverter(env);
     try {
       expect(
         (await gw.post('/usercache/put', { user: 'ann@example.org', phone_to_server: [...good, noTs] })).status,
@@ -149,7 +125,7 @@ describe('converter', () => {
 
       // The fix: a new converter version that dates a location without data.ts by its write time.
       await converter.stop();
-      converter = await startConverter((e) =>
+      converter = await startConverter(env, (e) =>
         e.key === 'background/location' && e.data['ts'] === undefined
           ? convertEntry({ ...e, data: { ...e.data, ts: e.writeTs } })
           : convertEntry(e),

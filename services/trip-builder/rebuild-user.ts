@@ -5,7 +5,7 @@ import { diaryKey, obsoleteKeys, recentDays } from './domain/diary/usercache-doc
 import { OBSERVED_KEYS, type TimeseriesLike, toObservations } from './domain/observations.js';
 import { type BuiltTrip, buildTrips } from './domain/timeline/build-trips.js';
 import { planRebuild } from './domain/timeline/rebuild-window.js';
-import type { TripStore } from './store/cassandra-trip-store.js';
+import type { IndexedTrip, TripStore } from './store/cassandra-trip-store.js';
 import type { UsercacheDocuments } from './store/cassandra-usercache-documents.js';
 
 export interface RebuildDeps {
@@ -62,8 +62,14 @@ export async function rebuildUser(deps: RebuildDeps, userId: string, earliestNew
     await deps.trips.saveDiaryDay(userId, day, timeline);
     if (timeline.length > 0) deps.pipelineLog.info(`Adding ${timeline.length} trips for day ${day}`, { user: userId });
   }
-  await refreshUsercache(deps, userId, rendered);
-  await saveProgress(deps, userId);
+  const latest = await deps.trips.latestTrips(userId, RECENT_TRIPS_SCAN);
+  await refreshUsercache(deps, userId, rendered, latest);
+  const first = await deps.trips.firstTrip(userId);
+  await deps.trips.saveProgress(userId, {
+    completeTs: latest[0]?.endTs ?? null,
+    rangeStartTs: first?.startTs ?? null,
+    rangeEndTs: latest[0]?.endTs ?? null,
+  });
   const next =
     built.resume ?? (Number.isFinite(window.fromTs) ? { fromTs: window.fromTs, place: window.place } : undefined);
   if (next) await deps.trips.saveResumePoint(userId, next);
@@ -86,8 +92,12 @@ async function renderDay(deps: RebuildDeps, userId: string, day: string): Promis
  * The phone's usercache holds the diary of the recent days (e-mission's server-to-phone documents): days rebuilt
  * now are written, days that fell out of the window and obsolete documents are removed.
  */
-async function refreshUsercache(deps: RebuildDeps, userId: string, rendered: Map<string, unknown[]>): Promise<void> {
-  const latest = await deps.trips.latestTrips(userId, RECENT_TRIPS_SCAN);
+async function refreshUsercache(
+  deps: RebuildDeps,
+  userId: string,
+  rendered: Map<string, unknown[]>,
+  latest: readonly IndexedTrip[],
+): Promise<void> {
   const recent =
     latest.length > 0 ? recentDays([...new Set(latest.map((t) => t.localDate))], latest[0]!.localDate) : [];
   const writeTs = deps.now();
@@ -103,20 +113,4 @@ async function refreshUsercache(deps: RebuildDeps, userId: string, rendered: Map
     await deps.documents.remove(userId, key);
     await deps.publishDocument(userId, key, null, writeTs);
   }
-}
-
-async function saveProgress(deps: RebuildDeps, userId: string): Promise<void> {
-  const [last] = await deps.trips.latestTrips(userId, 1);
-  const first = await deps.trips.firstTrip(userId);
-  const lastTrip = last
-    ? (await deps.trips.tripsOfDay(userId, last.localDate)).find((t) => t.rawStartTs === last.rawStartTs)
-    : undefined;
-  const firstTrip = first
-    ? (await deps.trips.tripsOfDay(userId, first.localDate)).find((t) => t.rawStartTs === first.rawStartTs)
-    : undefined;
-  await deps.trips.saveProgress(userId, {
-    completeTs: lastTrip?.endTs ?? null,
-    rangeStartTs: firstTrip?.startTs ?? null,
-    rangeEndTs: lastTrip?.endTs ?? null,
-  });
 }

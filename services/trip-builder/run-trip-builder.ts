@@ -1,7 +1,7 @@
 import type { Consumer, Kafka } from 'kafkajs';
 import { groupName, topicName } from '../../shared/events/index.js';
-import { createIdempotentProducer } from '../../shared/kafka/index.js';
-import { valueSubject } from '../../shared/schema-registry/index.js';
+import { createIdempotentProducer, createWorkerConsumer } from '../../shared/kafka/index.js';
+import { createDiaryPublisher } from './diary-publisher.js';
 import { createTripBatchHandler, type TripBuilderDeps } from './handler.js';
 
 export interface RunningTripBuilder {
@@ -23,17 +23,7 @@ export async function runTripBuilder(kafka: Kafka, deps: RunTripBuilderDeps): Pr
   const producer = createIdempotentProducer(kafka);
   await producer.connect();
   const diaryTopic = topicName(deps.topicPrefix, 'diary');
-  const consumer = kafka.consumer({
-    groupId: groupName(deps.topicPrefix, 'tripBuilder'),
-    allowAutoTopicCreation: false,
-    sessionTimeout: 10_000,
-    rebalanceTimeout: 10_000,
-    heartbeatInterval: 1_000,
-    maxBytesPerPartition: 4 * 1024 * 1024,
-  });
-  consumer.on(consumer.events.CRASH, ({ payload }) => {
-    if (!payload.restart) deps.onFatal?.(payload.error);
-  });
+  const consumer = createWorkerConsumer(kafka, groupName(deps.topicPrefix, 'tripBuilder'), deps.onFatal);
   await consumer.connect();
   await consumer.subscribe({ topic: topicName(deps.topicPrefix, 'timeseries'), fromBeginning: true });
   await consumer.run({
@@ -42,15 +32,7 @@ export async function runTripBuilder(kafka: Kafka, deps: RunTripBuilderDeps): Pr
     partitionsConsumedConcurrently: 2,
     eachBatch: createTripBatchHandler({
       ...deps,
-      async publishDocument(userId, key, data, writeTs) {
-        const value = await deps.codec.encode(valueSubject(diaryTopic), {
-          user_id: userId,
-          key,
-          write_ts: writeTs,
-          data_json: data === null ? null : JSON.stringify(data),
-        });
-        await producer.send({ topic: diaryTopic, acks: -1, messages: [{ key: `${userId}|${key}`, value }] });
-      },
+      publishDocument: createDiaryPublisher({ producer, codec: deps.codec, topic: diaryTopic }),
     }),
   });
   return {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createIntakeLog } from '../../shared/logger/intake-log.js';
 import { createErrorTimeseries, createTimeseriesReader } from '../../shared/timeseries/index.js';
+import type { ConverterDeps } from '../../services/converter/handler.js';
 import { runConverter, type RunningConverter } from '../../services/converter/run-converter.js';
 import { createTimeseriesWriter } from '../../services/converter/store/cassandra-timeseries-writer.js';
 import { runTripBuilder, type RunningTripBuilder } from '../../services/trip-builder/run-trip-builder.js';
@@ -12,15 +13,16 @@ import type { TestEnv } from './test-env.js';
 
 const intakeDir = mkdtempSync(join(tmpdir(), 'itinera-intake-'));
 
-/** A converter worker on the test environment's servers, in this process. */
-export function startConverter(env: TestEnv, worker = 0): Promise<RunningConverter> {
+/** A converter worker on the test environment's servers, in this process; `convert` replaces the rules. */
+export function startConverter(env: TestEnv, convert?: ConverterDeps['convert']): Promise<RunningConverter> {
   return runConverter(env.kafka, {
     codec: env.codec,
     timeseries: createTimeseriesWriter(env.cql),
     errors: createErrorTimeseries(env.cql),
     topicPrefix: env.config.kafka.topicPrefix,
     logger: env.logger,
-    intakeLog: createIntakeLog(intakeDir, worker),
+    intakeLog: createIntakeLog(intakeDir, 0),
+    ...(convert ? { convert } : {}),
   });
 }
 

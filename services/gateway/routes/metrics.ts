@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { NotFoundError, ValidationError } from '../../../shared/errors/index.js';
+import { isoLocal } from '../../../shared/time/index.js';
 import {
   isMetricName,
   isSupportedFreq,
@@ -92,7 +93,7 @@ export function metricsRoutes(deps: MetricsDeps): Router<GatewayState> {
         const startTs = Date.parse(`${fromLabel}T00:00:00Z`) / 1000 - WIDEST_OFFSET_S;
         const endTs = Date.parse(`${toLabel.slice(0, 8)}01T00:00:00Z`) / 1000 + 32 * 86_400 + WIDEST_OFFSET_S;
         const sections = (await deps.diary.sections(userId, startTs, endTs)).filter((s) => {
-          const local = new Date((s.startTs + offsetOf(s.startTs, s.timeZone)) * 1000).toISOString().slice(0, 10);
+          const local = (isoLocal(s.startTs, s.timeZone) ?? new Date(s.startTs * 1000).toISOString()).slice(0, 10);
           return local >= fromLabel && local <= toLabel;
         });
         return metrics.map((m) => summarizeByLocalDate(sections, freq as LocalFreq, m));
@@ -107,27 +108,4 @@ export function metricsRoutes(deps: MetricsDeps): Router<GatewayState> {
     };
   });
   return router;
-}
-
-/** Seconds to add to a UTC instant to read the wall clock of a zone at that instant. */
-function offsetOf(ts: number, timeZone: string): number {
-  try {
-    const parts = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    }).formatToParts(new Date(Math.floor(ts) * 1000));
-    const p: Record<string, number> = {};
-    for (const x of parts) p[x.type] = Number(x.value);
-    return (
-      Date.UTC(p['year']!, p['month']! - 1, p['day']!, p['hour']!, p['minute']!, p['second']!) / 1000 - Math.floor(ts)
-    );
-  } catch {
-    return 0;
-  }
 }

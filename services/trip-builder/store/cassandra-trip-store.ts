@@ -7,6 +7,9 @@ import type { StoredTripAnchor } from '../domain/timeline/rebuild-window.js';
 
 export interface IndexedTrip extends StoredTripAnchor {
   localDate: string;
+  /** The cleaned trip's bounds. */
+  startTs: number;
+  endTs: number;
 }
 
 /** The trip builder's persistence: trips, their index, the diary per day, section metrics and the resume point. */
@@ -30,6 +33,7 @@ export interface TripStore {
 }
 
 const TRIP_BUILDER_STAGE = 'trip-builder';
+const INDEX_COLUMNS = 'raw_start_ts, local_date, place_before, start_ts, end_ts';
 
 function parsePlace(text: unknown): PlaceAnchor | undefined {
   return typeof text === 'string' && text !== '' ? (JSON.parse(text) as PlaceAnchor) : undefined;
@@ -40,6 +44,8 @@ function toIndexed(row: Record<string, unknown>): IndexedTrip {
     rawStartTs: Number(row['raw_start_ts']),
     localDate: String(row['local_date']),
     placeBefore: parsePlace(row['place_before']),
+    startTs: Number(row['start_ts']),
+    endTs: Number(row['end_ts']),
   };
 }
 
@@ -91,23 +97,23 @@ export function createCassandraTripStore(cql: Cql): TripStore {
     },
     async indexFrom(userId, fromTs) {
       const rs = Number.isFinite(fromTs)
-        ? await cql.read(
-            'SELECT raw_start_ts, local_date, place_before FROM trip_index WHERE user_id = ? AND raw_start_ts >= ?',
-            [userId, fromTs],
-          )
-        : await cql.read('SELECT raw_start_ts, local_date, place_before FROM trip_index WHERE user_id = ?', [userId]);
+        ? await cql.read(`SELECT ${INDEX_COLUMNS} FROM trip_index WHERE user_id = ? AND raw_start_ts >= ?`, [
+            userId,
+            fromTs,
+          ])
+        : await cql.read(`SELECT ${INDEX_COLUMNS} FROM trip_index WHERE user_id = ?`, [userId]);
       return rs.rows.map(toIndexed);
     },
     async neighbours(userId, beforeTs, afterTs) {
       const [prev, next] = await Promise.all([
         cql.read(
-          'SELECT raw_start_ts, local_date, place_before FROM trip_index WHERE user_id = ? AND raw_start_ts < ? ORDER BY raw_start_ts DESC LIMIT 1',
+          `SELECT ${INDEX_COLUMNS} FROM trip_index WHERE user_id = ? AND raw_start_ts < ? ORDER BY raw_start_ts DESC LIMIT 1`,
           [userId, beforeTs],
         ),
-        cql.read(
-          'SELECT raw_start_ts, local_date, place_before FROM trip_index WHERE user_id = ? AND raw_start_ts > ? LIMIT 1',
-          [userId, afterTs],
-        ),
+        cql.read(`SELECT ${INDEX_COLUMNS} FROM trip_index WHERE user_id = ? AND raw_start_ts > ? LIMIT 1`, [
+          userId,
+          afterTs,
+        ]),
       ]);
       const p = prev.rows[0] ? toIndexed(prev.rows[0]) : undefined;
       const n = next.rows[0] ? toIndexed(next.rows[0]) : undefined;
@@ -153,8 +159,16 @@ export function createCassandraTripStore(cql: Cql): TripStore {
             params: [userId, localDate, t.rawStartTs, JSON.stringify(t)],
           },
           {
-            query: 'INSERT INTO trip_index (user_id, raw_start_ts, local_date, place_before) VALUES (?, ?, ?, ?)',
-            params: [userId, t.rawStartTs, localDate, t.placeBefore ? JSON.stringify(t.placeBefore) : ''],
+            query:
+              'INSERT INTO trip_index (user_id, raw_start_ts, local_date, place_before, start_ts, end_ts) VALUES (?, ?, ?, ?, ?, ?)',
+            params: [
+              userId,
+              t.rawStartTs,
+              localDate,
+              t.placeBefore ? JSON.stringify(t.placeBefore) : '',
+              t.startTs,
+              t.endTs,
+            ],
           },
         );
         for (const f of sectionFacts(userId, t)) {
@@ -181,16 +195,13 @@ export function createCassandraTripStore(cql: Cql): TripStore {
     },
     async latestTrips(userId, limit) {
       const rs = await cql.read(
-        'SELECT raw_start_ts, local_date, place_before FROM trip_index WHERE user_id = ? ORDER BY raw_start_ts DESC LIMIT ?',
+        `SELECT ${INDEX_COLUMNS} FROM trip_index WHERE user_id = ? ORDER BY raw_start_ts DESC LIMIT ?`,
         [userId, limit],
       );
       return rs.rows.map(toIndexed);
     },
     async firstTrip(userId) {
-      const rs = await cql.read(
-        'SELECT raw_start_ts, local_date, place_before FROM trip_index WHERE user_id = ? LIMIT 1',
-        [userId],
-      );
+      const rs = await cql.read(`SELECT ${INDEX_COLUMNS} FROM trip_index WHERE user_id = ? LIMIT 1`, [userId]);
       return rs.rows[0] ? toIndexed(rs.rows[0]) : undefined;
     },
     async saveProgress(userId, p) {
