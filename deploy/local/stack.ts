@@ -7,219 +7,29 @@
  *   tsx deploy/local/stack.ts status           pid, readiness and resident memory of each server
  *   tsx deploy/local/stack.ts logs [server]    the last 80 lines of a server's log
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { randomBytes } from 'node:crypto';
-import { loadConfig, type Config } from '../../shared/config/index.js';
+import { loadConfig } from '../../shared/config/index.js';
 import { StackError } from '../../shared/errors/index.js';
 import { provision } from '../provision/provision.js';
-import { isInstalled, launchArgs, localAddresses, servers, type LocalAddresses, type ServerSpec } from './servers.js';
+import { localAddresses, servers } from './servers.js';
 import { probe } from './readiness.js';
+import {
+  findJava,
+  isAlive,
+  logFile,
+  readPid,
+  say,
+  startServer,
+  stopServer,
+  tail,
+  waitReady,
+  type StackContext,
+} from './server-process.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '..', '..');
-
-interface StackContext {
-  config: Config;
-  infraDir: string;
-  java: string;
-  addresses: LocalAddresses;
-  quiet: boolean;
-}
-
-function say(ctx: Pick<StackContext, 'quiet'>, line: string): void {
-  if (!ctx.quiet) process.stdout.write(`[stack] ${line}\n`);
-}
-
-/** Cassandra 5.0 runs on Java 11 or 17 only, so we look for a 17 explicitly rather than trust `java` on PATH. */
-function findJava(): string {
-  const candidates = [
-    process.env['ITINERA_JAVA'],
-    process.env['JAVA_HOME'] ? join(process.env['JAVA_HOME'], 'bin', 'java') : undefined,
-    '/usr/lib/jvm/java-17-openjdk-amd64/bin/java',
-    'java',
-  ].filter((c): c is string => Boolean(c));
-  for (const candidate of candidates) {
-    const out = spawnSync(candidate, ['-version'], { encoding: 'utf8' });
-    if (out.status === 0 && /version "17\./.test(out.stderr)) return candidate;
-  }
-  throw new StackError('Java 17 not found: install OpenJDK 17 or set ITINERA_JAVA to its java binary');
-}
-
-function pidFile(ctx: StackContext, spec: ServerSpec): string {
-  return join(ctx.infraDir, spec.dir, 'server.pid');
-}
-
-function logFile(ctx: StackContext, spec: ServerSpec): string {
-  return join(ctx.infraDir, spec.dir, 'server.log');
-}
-
-function readPid(ctx: StackContext, spec: ServerSpec): number | undefined {
-  const file = pidFile(ctx, spec);
-  if (!existsSync(file)) return undefined;
-  const pid = Number(readFileSync(file, 'utf8').trim());
-  return Number.isInteger(pid) && isAlive(pid) ? pid : undefined;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function tail(file: string, lines = 40): string {
-  if (!existsSync(file)) return '(no log yet)';
-  return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
-}
-
-function mvn(ctx: StackContext, args: string[], what: string): void {
-  // Offline first: once ~/.m2 holds the artifacts, start-up needs no network at all.
-  const offline = spawnSync('mvn', ['-B', '-ntp', '-q', '-o', ...args], { encoding: 'utf8' });
-  if (offline.status === 0) return;
-  say(ctx, `resolving ${what} from Maven Central (first run only)`);
-  const online = spawnSync('mvn', ['-B', '-ntp', '-q', ...args], { encoding: 'utf8' });
-  if (online.error) throw new StackError(`mvn could not be run (is Maven installed?): ${online.error.message}`);
-  if (online.status !== 0) {
-    throw new StackError(`mvn failed to resolve ${what}`, {
-      details: { output: (online.stdout + online.stderr).slice(-3000) },
-    });
-  }
-}
-
-function install(ctx: StackContext, spec: ServerSpec): void {
-  const home = join(ctx.infraDir, spec.dir);
-  if (isInstalled(spec, home)) return;
-  mkdirSync(home, { recursive: true });
-  const plugin = 'org.apache.maven.plugins:maven-dependency-plugin:3.8.1';
-  if (spec.install.goal === 'copy-dependencies') {
-    mvn(
-      ctx,
-      [
-        '-f',
-        join(here, 'maven', spec.install.pom),
-        `${plugin}:copy-dependencies`,
-        '-DincludeScope=runtime',
-        `-DoutputDirectory=${join(home, 'libs')}`,
-      ],
-      spec.name,
-    );
-  } else {
-    mvn(
-      ctx,
-      [
-        'com.googlecode.maven-download-plugin:download-maven-plugin:1.9.0:wget',
-        `-Ddownload.url=${spec.install.url ?? ''}`,
-        `-Ddownload.outputDirectory=${home}`,
-      ],
-      spec.name,
-    );
-    const archive = join(home, spec.install.url?.split('/').pop() ?? '');
-    const untar = spawnSync('tar', ['xzf', archive, '-C', home], { encoding: 'utf8' });
-    if (untar.status !== 0) throw new StackError(`could not unpack ${archive}: ${untar.stderr}`);
-    rmSync(archive);
-  }
-  if (!isInstalled(spec, home)) throw new StackError(`${spec.name} is still missing after mvn ran`);
-}
-
-function render(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\$\{([A-Z_]+)\}/g, (_, key: string) => {
-    const value = values[key];
-    if (value === undefined) throw new StackError(`template variable ${key} has no value`);
-    return String(value);
-  });
-}
-
-function configure(ctx: StackContext, spec: ServerSpec): string[] {
-  const home = join(ctx.infraDir, spec.dir);
-  mkdirSync(join(home, 'data'), { recursive: true });
-  mkdirSync(join(home, 'logs'), { recursive: true });
-  const a = ctx.addresses;
-  if (spec.name === 'kafka') {
-    const properties = render(readFileSync(join(here, 'kafka', 'server.properties'), 'utf8'), {
-      KAFKA_HOST: a.kafka.host,
-      KAFKA_PORT: a.kafka.port,
-      KAFKA_CONTROLLER_PORT: a.kafka.controllerPort,
-      KAFKA_DATA_DIR: join(home, 'data'),
-    });
-    writeFileSync(join(home, 'server.properties'), properties);
-    const clusterIdFile = join(home, 'cluster-id');
-    // A Kafka cluster id is 16 random bytes in base64url; it is fixed once so the data folder stays valid.
-    if (!existsSync(clusterIdFile)) writeFileSync(clusterIdFile, randomBytes(16).toString('base64url'));
-    const format = spawnSync(
-      ctx.java,
-      [
-        '-cp',
-        `${join(home, 'libs')}/*`,
-        'kafka.tools.StorageTool',
-        'format',
-        '-t',
-        readFileSync(clusterIdFile, 'utf8').trim(),
-        '-c',
-        join(home, 'server.properties'),
-        '--ignore-formatted',
-      ],
-      { encoding: 'utf8' },
-    );
-    if (format.status !== 0) throw new StackError(`formatting Kafka storage failed: ${format.stdout}${format.stderr}`);
-    return [];
-  }
-  if (spec.name === 'cassandra') {
-    mkdirSync(join(home, 'conf'), { recursive: true });
-    mkdirSync(join(home, 'tmp'), { recursive: true });
-    const yaml = render(readFileSync(join(here, 'cassandra', 'cassandra.yaml'), 'utf8'), {
-      CASSANDRA_HOST: a.cassandra.host,
-      CASSANDRA_PORT: a.cassandra.port,
-      CASSANDRA_STORAGE_PORT: a.cassandra.storagePort,
-      CASSANDRA_DATA_DIR: join(home, 'data'),
-    });
-    writeFileSync(join(home, 'conf', 'cassandra.yaml'), yaml);
-    writeFileSync(join(home, 'conf', 'logback.xml'), readFileSync(join(here, 'cassandra', 'logback.xml')));
-    return readFileSync(join(here, 'cassandra', 'jvm17.options'), 'utf8')
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => l && !l.startsWith('#'));
-  }
-  return [];
-}
-
-function launch(ctx: StackContext, spec: ServerSpec): number {
-  const home = join(ctx.infraDir, spec.dir);
-  const jvmOptions = configure(ctx, spec);
-  const out = openSync(logFile(ctx, spec), 'a');
-  const child = spawn(ctx.java, launchArgs(spec, home, ctx.addresses, jvmOptions), {
-    cwd: home,
-    detached: true,
-    stdio: ['ignore', out, out],
-    // Fewer glibc malloc arenas keep Cassandra's resident memory near its heap plus off-heap budget.
-    env: { ...process.env, MALLOC_ARENA_MAX: '4' },
-  });
-  child.unref();
-  if (child.pid === undefined) throw new StackError(`${spec.name} did not start`);
-  writeFileSync(pidFile(ctx, spec), String(child.pid));
-  return child.pid;
-}
-
-async function waitReady(ctx: StackContext, spec: ServerSpec, pid: number): Promise<number> {
-  const started = Date.now();
-  const deadline = started + spec.readyTimeoutSeconds * 1000;
-  while (Date.now() < deadline) {
-    if (!isAlive(pid)) {
-      throw new StackError(
-        `${spec.name} exited during start-up. Last lines of ${logFile(ctx, spec)}:\n${tail(logFile(ctx, spec))}`,
-      );
-    }
-    if (await probe(spec.name, ctx.config)) return (Date.now() - started) / 1000;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new StackError(
-    `${spec.name} not ready after ${spec.readyTimeoutSeconds} s. Last lines of ${logFile(ctx, spec)}:\n${tail(logFile(ctx, spec))}`,
-  );
-}
 
 async function up(ctx: StackContext): Promise<void> {
   const t0 = Date.now();
@@ -235,10 +45,12 @@ async function up(ctx: StackContext): Promise<void> {
       say(ctx, `${spec.name} answers at its configured address; using it as is`);
       continue;
     }
-    install(ctx, spec);
-    const pid = launch(ctx, spec);
-    say(ctx, `${spec.name} starting (pid ${pid}, log ${logFile(ctx, spec)})`);
-    pending.push(waitReady(ctx, spec, pid).then((s) => say(ctx, `${spec.name} ready in ${s.toFixed(1)} s`)));
+    say(ctx, `${spec.name} starting (log ${logFile(ctx, spec)})`);
+    pending.push(
+      startServer(ctx, spec).then(({ pid, seconds }) =>
+        say(ctx, `${spec.name} ready in ${seconds.toFixed(1)} s (pid ${pid})`),
+      ),
+    );
   }
   await Promise.all(pending);
   const report = await provision(ctx.config);
@@ -267,15 +79,8 @@ async function down(ctx: StackContext, wipe: boolean): Promise<void> {
   await stopServices(ctx);
   // Registry first, Cassandra last: nothing depends on the registry, and Cassandra drains its memtables on SIGTERM.
   for (const spec of [...servers].reverse()) {
-    const pid = readPid(ctx, spec);
-    if (pid !== undefined) {
-      process.kill(pid, 'SIGTERM');
-      const deadline = Date.now() + 30_000;
-      while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-      if (isAlive(pid)) process.kill(pid, 'SIGKILL');
-      say(ctx, `${spec.name} stopped (pid ${pid})`);
-    }
-    rmSync(pidFile(ctx, spec), { force: true });
+    const pid = await stopServer(ctx, spec);
+    if (pid !== undefined) say(ctx, `${spec.name} stopped (pid ${pid})`);
     if (wipe) {
       rmSync(join(ctx.infraDir, spec.dir, 'data'), { recursive: true, force: true });
       rmSync(join(ctx.infraDir, spec.dir, 'cluster-id'), { force: true });
