@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from '../../test/helpers/gateway.js';
 import { intakeLogDir, startConverter, startTripBuilder } from '../../test/helpers/pipeline.js';
-import { loadGroundTruth, loadRealDay, REAL_DAYS } from '../../test/helpers/real-days.js';
+import { DAY_OF, loadGroundTruth, loadRealDay, phoneEntries, REAL_DAYS } from '../../test/helpers/real-days.js';
+import { pushEntries, settledTrips, timeline as timelineOf, tripShape as shape } from '../../test/helpers/trips.js';
 import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
 import type { RunningConverter } from '../converter/run-converter.js';
 import { matches, type ReferenceTrip } from './domain/timeline/evaluate.js';
@@ -28,65 +29,9 @@ afterAll(async () => {
   await env.dispose();
 });
 
-const DAY_OF: Record<string, string> = {
-  'shankari_2015-aug-27': '2015-08-27',
-  'shankari_2015-08-23': '2015-08-23',
-  'shankari_2016-08-10': '2016-08-10',
-  'gabe_2016-06-15': '2016-06-15',
-  'iphone_2016-02-22': '2016-02-22',
-};
-
-/** The day's entries as a phone pushes them: no server ids, in write order. */
-function phoneEntries(name: string) {
-  return loadRealDay(name)
-    .map(({ metadata, data }) => ({ metadata, data }))
-    .sort((a, b) => a.metadata.write_ts - b.metadata.write_ts);
-}
-
-async function push(user: string, entries: unknown[], chunk = 500): Promise<void> {
-  for (let i = 0; i < entries.length; i += chunk) {
-    const res = await gw.post('/usercache/put', { user, phone_to_server: entries.slice(i, i + chunk) });
-    expect(res.status).toBe(200);
-  }
-}
-
-async function timeline(user: string, day: string): Promise<any[]> {
-  const res = await gw.post(`/timeline/getTrips/${day}`, { user });
-  expect(res.status).toBe(200);
-  return res.body.timeline;
-}
-
-/** What must be equal between two builds of the same data: bounds, distance, sections and their modes. */
-function shape(trips: any[]) {
-  return trips.map((t) => ({
-    id: t.id,
-    start: t.properties.start_ts,
-    end: t.properties.end_ts,
-    distance: Math.round(t.properties.distance * 1000) / 1000,
-    modes: t.features
-      .filter((f: any) => f.type === 'FeatureCollection')
-      .map((f: any) => f.features[0].properties.sensed_mode),
-  }));
-}
-
-async function settled(user: string, day: string, expectedCount: number): Promise<any[]> {
-  let last = '';
-  let stableSince = 0;
-  return waitFor(
-    async () => {
-      const trips = await timeline(user, day);
-      const now = JSON.stringify(shape(trips));
-      if (now !== last) {
-        last = now;
-        stableSince = Date.now();
-        return undefined;
-      }
-      return trips.length >= expectedCount && Date.now() - stableSince > 1500 ? trips : undefined;
-    },
-    90_000,
-    `${expectedCount} stable trips for ${user} on ${day}`,
-  );
-}
+const push = (user: string, entries: unknown[]) => pushEntries(gw, user, entries);
+const timeline = (user: string, day: string) => timelineOf(gw, user, day);
+const settled = (user: string, day: string, n: number) => settledTrips(gw, user, day, n);
 
 /** The operator CLI, as `npx itinera`, pointed at this test's keyspace and topics. */
 const cli = (args: string[]) =>
@@ -111,7 +56,7 @@ describe('trip builder', () => {
     }
     for (const name of REAL_DAYS) {
       const truth = loadGroundTruth(name);
-      const trips = await settled(`one-${name}`, DAY_OF[name]!, Math.ceil(truth.length * 0.9));
+      const trips = await settled(`one-${name}`, DAY_OF[name], Math.ceil(truth.length * 0.9));
       reference.set(name, trips);
       const expected: ReferenceTrip[] = truth.map((t) => ({
         startTs: t.properties['start_ts'],
@@ -211,11 +156,11 @@ describe('trip builder', () => {
     expect(cli(['reset-pipeline', '-a', '-d', '2015-08-27'])).toMatch(/reset done/);
     converter = await startConverter(env);
     builder = await startTripBuilder(env);
-    for (const name of ['shankari_2015-aug-27', 'iphone_2016-02-22']) {
+    for (const name of ['shankari_2015-aug-27', 'iphone_2016-02-22'] as const) {
       const user = `one-${name}`;
       const expected = JSON.stringify(shape(reference.get(name)!));
       await waitFor(
-        async () => (JSON.stringify(shape(await timeline(user, DAY_OF[name]!))) === expected ? true : undefined),
+        async () => (JSON.stringify(shape(await timeline(user, DAY_OF[name]))) === expected ? true : undefined),
         90_000,
         `${name} rebuilt identical`,
       );
@@ -234,12 +179,12 @@ describe('trip builder', () => {
     const cut = Math.floor(entries.length * 0.55);
     await gw.post('/profile/create', { user: 'two-batches' });
     await push('two-batches', entries.slice(0, cut));
-    await settled('two-batches', DAY_OF[name]!, 1);
+    await settled('two-batches', DAY_OF[name], 1);
     await push('two-batches', entries.slice(cut));
     const expected = shape(reference.get(name)!).map(({ id: _id, ...rest }) => rest);
     await waitFor(
       async () =>
-        JSON.stringify(shape(await timeline('two-batches', DAY_OF[name]!)).map(({ id: _id, ...r }) => r)) ===
+        JSON.stringify(shape(await timeline('two-batches', DAY_OF[name])).map(({ id: _id, ...r }) => r)) ===
         JSON.stringify(expected)
           ? true
           : undefined,
@@ -254,14 +199,14 @@ describe('trip builder', () => {
     const cut = Math.floor(entries.length * 0.4);
     await gw.post('/profile/create', { user: 'restarted' });
     await push('restarted', entries.slice(0, cut));
-    await settled('restarted', DAY_OF[name]!, 1);
+    await settled('restarted', DAY_OF[name], 1);
     await builder.stop();
     await push('restarted', entries.slice(cut));
     builder = await startTripBuilder(env);
     const expected = shape(reference.get(name)!).map(({ id: _id, ...rest }) => rest);
     const trips = await waitFor(
       async () => {
-        const t = await timeline('restarted', DAY_OF[name]!);
+        const t = await timeline('restarted', DAY_OF[name]);
         return JSON.stringify(shape(t).map(({ id: _id, ...r }) => r)) === JSON.stringify(expected) ? t : undefined;
       },
       60_000,

@@ -28,3 +28,19 @@ export function loadGroundTruth(name: string): GroundTruthTrip[] {
   );
   return raw.data as GroundTruthTrip[];
 }
+
+/** The local date each real day's trips fall on. */
+export const DAY_OF: Record<(typeof REAL_DAYS)[number], string> = {
+  'shankari_2015-aug-27': '2015-08-27',
+  'shankari_2015-08-23': '2015-08-23',
+  'shankari_2016-08-10': '2016-08-10',
+  'gabe_2016-06-15': '2016-06-15',
+  'iphone_2016-02-22': '2016-02-22',
+};
+
+/** The day's entries as a phone pushes them: no server ids, in write order. */
+export function phoneEntries(name: string): { metadata: TimeseriesLike['metadata']; data: TimeseriesLike['data'] }[] {
+  return loadRealDay(name)
+    .map(({ metadata, data }) => ({ metadata, data }))
+    .sort((a, b) => a.metadata.write_ts - b.metadata.write_ts);
+}

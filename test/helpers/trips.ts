@@ -1,0 +1,51 @@
+import { expect } from 'vitest';
+import type { RunningGateway } from './gateway.js';
+import { waitFor } from './test-env.js';
+
+/** Puts `entries` in chunks as the app does, each answered 200. */
+export async function pushEntries(gw: RunningGateway, user: string, entries: unknown[], chunk = 500): Promise<void> {
+  for (let i = 0; i < entries.length; i += chunk) {
+    const res = await gw.post('/usercache/put', { user, phone_to_server: entries.slice(i, i + chunk) });
+    expect(res.status).toBe(200);
+  }
+}
+
+/** getTrips for one day, as the app calls it. */
+export async function timeline(gw: RunningGateway, user: string, day: string): Promise<any[]> {
+  const res = await gw.post(`/timeline/getTrips/${day}`, { user });
+  expect(res.status).toBe(200);
+  return res.body.timeline;
+}
+
+/** What must be equal between two builds of the same data: bounds, distance, sections and their modes. */
+export function tripShape(trips: any[]) {
+  return trips.map((t) => ({
+    id: t.id,
+    start: t.properties.start_ts,
+    end: t.properties.end_ts,
+    distance: Math.round(t.properties.distance * 1000) / 1000,
+    modes: t.features
+      .filter((f: any) => f.type === 'FeatureCollection')
+      .map((f: any) => f.features[0].properties.sensed_mode),
+  }));
+}
+
+/** The day's trips once there are at least `expectedCount` and they have not changed for 1.5 s. */
+export async function settledTrips(gw: RunningGateway, user: string, day: string, expectedCount: number) {
+  let last = '';
+  let stableSince = 0;
+  return waitFor(
+    async () => {
+      const trips = await timeline(gw, user, day);
+      const now = JSON.stringify(tripShape(trips));
+      if (now !== last) {
+        last = now;
+        stableSince = Date.now();
+        return undefined;
+      }
+      return trips.length >= expectedCount && Date.now() - stableSince > 1500 ? trips : undefined;
+    },
+    90_000,
+    `${expectedCount} stable trips for ${user} on ${day}`,
+  );
+}
