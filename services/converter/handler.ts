@@ -37,6 +37,19 @@ async function decode(codec: AvroCodec, message: KafkaMessage): Promise<Usercach
 }
 
 /**
+ * The rules never throw by contract, but a bug in them must not block a partition forever (kafkajs would retry
+ * the batch without end): an entry whose conversion throws goes to the error timeseries like any bad entry, and
+ * a fixed version of the rules replays it (fix-usercache-processing).
+ */
+function convertSafely(convert: (entry: UsercacheEntry) => Conversion, entry: UsercacheEntry): Conversion {
+  try {
+    return convert(entry);
+  } catch (err) {
+    return { ok: false, reason: `conversion threw: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+/**
  * Converts one batch of one partition. Order of effects, which is what makes a crash at any instant safe:
  * 1. every convertible entry is upserted into the timeseries (by identity: a replay rewrites the same rows);
  * 2. every failure is written to the error table and the error-timeseries topic;
@@ -82,7 +95,7 @@ export function createBatchHandler(deps: ConverterDeps) {
       }
       const metadata = JSON.parse(record.metadata_json) as Record<string, unknown>;
       const data = JSON.parse(record.data_json) as Record<string, unknown>;
-      const result = convert({
+      const result = convertSafely(convert, {
         key: record.key,
         type: record.type,
         writeTs: record.write_ts,

@@ -1,1 +1,2 @@
 export * from './local-time.js';
+export * from './plausible-timestamp.js';

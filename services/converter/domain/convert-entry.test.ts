@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import type { UsercacheEntry } from '../../../shared/events/index.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -130,5 +131,40 @@ describe('convertEntry on the real days (already in timeseries form)', () => {
       if (!result.ok) throw new Error(`${file}: ${result.reason}`);
       if (raw.data['fmt_time'] && raw.data['ts']) expect(result.entry.data['local_dt']).toEqual(raw.data['local_dt']);
     }
+  });
+});
+
+describe('convertEntry on anything', () => {
+  it('When an entry carries arbitrary payloads and timestamps, then it never throws: it converts or says why not', () => {
+    const ts = fc.oneof(fc.double(), fc.constantFrom(0, -1, 1e10, 1e13, 8.64e12, 1e300));
+    const arbitraryEntry = fc.record({
+      key: fc.constantFrom(
+        'background/location',
+        'background/filtered_location',
+        'background/motion_activity',
+        'background/activity',
+        'statemachine/transition',
+        'background/battery',
+        'config/sensor_config',
+        'manual/mode_confirm',
+        'unknown/key',
+      ),
+      type: fc.constantFrom('sensor-data', 'message', 'rw-document'),
+      writeTs: ts,
+      platform: fc.constantFrom('android', 'ios', 'server', null, 'windows'),
+      metadata: fc.record({ time_zone: fc.constantFrom('America/Denver', 'Mars/Olympus', '', undefined) }),
+      data: fc.dictionary(
+        fc.constantFrom('ts', 'latitude', 'longitude', 'agb', 'agc', 'type', 'transition', 'currState', 'confidence'),
+        fc.oneof(ts, fc.string(), fc.constant(null), fc.boolean()),
+      ),
+    });
+    fc.assert(
+      fc.property(arbitraryEntry, (e) => {
+        const result = convertEntry(e as UsercacheEntry);
+        if (!result.ok) expect(result.reason.length).toBeGreaterThan(5);
+        else expect(Number.isFinite(result.entry.writeTs)).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

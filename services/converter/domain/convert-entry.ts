@@ -5,7 +5,7 @@ import {
   stateByName,
   transitionByName,
 } from '../../../shared/events/emission-enums.js';
-import { isKnownTimeZone, isoLocal, localDate } from '../../../shared/time/local-time.js';
+import { isKnownTimeZone, isoLocal, isPlausibleTimestamp, localDate } from '../../../shared/time/index.js';
 import type { UsercacheEntry } from '../../../shared/events/index.js';
 
 /** The same entry in timeseries form. `key` may differ (Android `background/activity` is a motion activity). */
@@ -152,6 +152,10 @@ function ok(e: UsercacheEntry, key: string, dataTs: number | null, data: Record<
  */
 export function convertEntry(e: UsercacheEntry): Conversion {
   if (e.platform === null || !PLATFORMS.has(e.platform)) return fail(`unknown platform ${JSON.stringify(e.platform)}`);
+  // A timestamp past 2286 is a unit mistake; it would also break the date formatting and the day buckets.
+  if (!isPlausibleTimestamp(e.writeTs)) return fail(`${e.key} has an implausible metadata.write_ts ${e.writeTs}`);
+  if (isFiniteNumber(e.data['ts']) && !isPlausibleTimestamp(e.data['ts']))
+    return fail(`${e.key} has an implausible data.ts ${e.data['ts']}`);
   const tz = timeZoneOf(e);
   if (tz === undefined) return fail(`${e.platform} entry ${e.key} has no metadata.time_zone`);
   if (!isKnownTimeZone(tz)) return fail(`unknown time zone ${JSON.stringify(tz)}`);

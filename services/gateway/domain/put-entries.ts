@@ -1,4 +1,5 @@
 import type { UsercacheEntry } from '../../../shared/events/index.js';
+import { isPlausibleTimestamp } from '../../../shared/time/index.js';
 
 /** Why a request was refused, naming the first bad entry, so a developer can find it in a 10,000-entry batch. */
 export class PutRejection {
@@ -42,6 +43,12 @@ function checkEntry(raw: unknown, index: number): UsercacheEntry | PutRejection 
   }
   if (typeof writeTs !== 'number' || !Number.isFinite(writeTs) || writeTs <= 0) {
     return new PutRejection(`${where}.metadata.write_ts must be a positive number of seconds`, index);
+  }
+  if (!isPlausibleTimestamp(toSeconds(writeTs))) {
+    return new PutRejection(
+      `${where}.metadata.write_ts ${writeTs} is not a plausible time (seconds or milliseconds since 1970, before 2286)`,
+      index,
+    );
   }
   if (type !== undefined && (typeof type !== 'string' || type.length === 0 || type.length > 40)) {
     return new PutRejection(`${where}.metadata.type must be a short string`, index);
