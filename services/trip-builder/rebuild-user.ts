@@ -1,11 +1,12 @@
 import type { Logger } from '../../shared/logger/index.js';
 import type { TimeseriesReader } from '../../shared/timeseries/index.js';
+import { tripToCompositeEntry } from './domain/diary/composite-trip.js';
 import { tripLocalDate, tripToGeojson } from './domain/diary/trip-geojson.js';
 import { diaryKey, obsoleteKeys, recentDays } from './domain/diary/usercache-documents.js';
 import { OBSERVED_KEYS, type TimeseriesLike, toObservations } from './domain/observations.js';
 import { type BuiltTrip, buildTrips } from './domain/timeline/build-trips.js';
 import { planRebuild } from './domain/timeline/rebuild-window.js';
-import type { IndexedTrip, TripStore } from './store/cassandra-trip-store.js';
+import type { IndexedTrip, RenderedDay, TripStore } from './store/cassandra-trip-store.js';
 import type { UsercacheDocuments } from './store/cassandra-usercache-documents.js';
 
 export interface RebuildDeps {
@@ -57,9 +58,10 @@ export async function rebuildUser(deps: RebuildDeps, userId: string, earliestNew
   }
   const rendered = new Map<string, unknown[]>();
   for (const day of [...days].sort()) {
-    const timeline = await renderDay(deps, userId, day);
+    const rendering = await renderDay(deps, userId, day);
+    const timeline = rendering.timeline;
     rendered.set(day, timeline);
-    await deps.trips.saveDiaryDay(userId, day, timeline);
+    await deps.trips.saveDiaryDay(userId, day, rendering);
     if (timeline.length > 0) deps.pipelineLog.info(`Adding ${timeline.length} trips for day ${day}`, { user: userId });
   }
   const latest = await deps.trips.latestTrips(userId, RECENT_TRIPS_SCAN);
@@ -76,16 +78,19 @@ export async function rebuildUser(deps: RebuildDeps, userId: string, earliestNew
   return { trips: built.trips.length, days: [...days].sort() };
 }
 
-async function renderDay(deps: RebuildDeps, userId: string, day: string): Promise<unknown[]> {
+async function renderDay(deps: RebuildDeps, userId: string, day: string): Promise<RenderedDay> {
   const trips = (await deps.trips.tripsOfDay(userId, day)).sort((a, b) => a.rawStartTs - b.rawStartTs);
-  if (trips.length === 0) return [];
+  if (trips.length === 0) return { timeline: [], composites: [] };
   const { previous, next } = await deps.trips.neighbours(
     userId,
     trips[0]!.rawStartTs,
     trips[trips.length - 1]!.rawStartTs,
   );
   const chain: (BuiltTrip | undefined)[] = [previous, ...trips, next];
-  return trips.map((t, i) => tripToGeojson(userId, t, chain[i], chain[i + 2]));
+  return {
+    timeline: trips.map((t, i) => tripToGeojson(userId, t, chain[i], chain[i + 2])),
+    composites: trips.map((t, i) => tripToCompositeEntry(userId, t, chain[i], chain[i + 2])),
+  };
 }
 
 /**
@@ -105,7 +110,7 @@ async function refreshUsercache(
   for (const day of recent) {
     const timeline = rendered.get(day);
     if (timeline === undefined && existing.includes(diaryKey(day))) continue;
-    const data = timeline ?? (await renderDay(deps, userId, day));
+    const data = timeline ?? (await renderDay(deps, userId, day)).timeline;
     await deps.documents.put(userId, diaryKey(day), data, writeTs);
     await deps.publishDocument(userId, diaryKey(day), data, writeTs);
   }

@@ -40,6 +40,23 @@ const label = (d: LocalDateQuery, end: boolean) =>
   `${String(d.year).padStart(4, '0')}-${String(d.month ?? (end ? 12 : 1)).padStart(2, '0')}-${String(d.day ?? (end ? 31 : 1)).padStart(2, '0')}`;
 
 /**
+ * `/result/metrics/yyyy_mm_dd` (the current app's group-comparison cards) groups by confirmed labels, and there are
+ * no labels yet: it answers the old-form object with an empty list per requested metric, which the app shows as
+ * "no data". A 404 would make the app show an error every time the dashboard opens.
+ */
+function labelMetricsPlaceholder(metricList: unknown): Record<string, never[]> {
+  const names = Array.isArray(metricList)
+    ? metricList
+    : metricList !== null && typeof metricList === 'object'
+      ? Object.keys(metricList)
+      : ['count', 'distance', 'duration'];
+  const valid = names.filter((n): n is string => typeof n === 'string' && /^[a-z_]{1,40}$/.test(n));
+  if (valid.length !== names.length)
+    throw new ValidationError('metric_list must name metrics, e.g. {"distance": ["mode_confirm"]}');
+  return Object.fromEntries(valid.map((n) => [n, []]));
+}
+
+/**
  * `/result/metrics/<timestamp|local_date>`: count, distance, duration and mean speed (median_speed is its alias)
  * per sensed mode, for the calling user and/or aggregated over all users, from the sections the trip builder keeps
  * in `section_metrics` (one partition per day, so a call reads the days asked for, never every trip).
@@ -48,9 +65,14 @@ export function metricsRoutes(deps: MetricsDeps): Router<GatewayState> {
   const router = new Router<GatewayState>();
   router.post('/result/metrics/:timeType', async (ctx) => {
     const timeType = ctx.params['timeType'] ?? '';
-    if (!['timestamp', 'local_date'].includes(timeType))
-      throw new NotFoundError(`no metrics by ${timeType}; use timestamp or local_date`);
+    if (!['timestamp', 'local_date', 'yyyy_mm_dd'].includes(timeType))
+      throw new NotFoundError(`no metrics by ${timeType}; use timestamp, local_date or yyyy_mm_dd`);
     const b = (ctx.request.body ?? {}) as Record<string, unknown>;
+    if (timeType === 'yyyy_mm_dd') {
+      if (b['user'] !== undefined) await identifyUser(ctx, deps);
+      ctx.body = labelMetricsPlaceholder(b['metric_list']);
+      return;
+    }
     const user = b['user'] !== undefined ? await identifyUser(ctx, deps) : undefined;
     const oldStyle = b['metric_list'] === undefined || b['is_return_aggregate'] === undefined;
     const requested = b['metric_list'] !== undefined ? b['metric_list'] : [b['metric'] || 'count'];

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { AuthMissingError, ValidationError } from '../../../shared/errors/index.js';
 import type { TimeKey, TimeseriesReader } from '../../../shared/timeseries/index.js';
+import { compositeDateRange, isDerivedKey, mergeByTime, selectDerivedEntries } from '../domain/derived-entries.js';
 import { truncateEntries, type TruncMethod } from '../domain/truncate-entries.js';
 import type { GatewayState } from '../gateway-state.js';
 import type { DiaryReader } from '../store/cassandra-diary-reader.js';
@@ -77,10 +78,27 @@ export function resultRoutes(deps: ResultsDeps): Router<GatewayState> {
     const trunc = String(b['trunc_method'] ?? 'sample');
     if (!['first', 'last', 'sample'].includes(trunc))
       throw new ValidationError('trunc_method must be first, last or sample');
-    // Keys of derived objects (data.start_ts, data.end_ts) have no raw entries; they answer an empty list.
-    const found = timeKey
-      ? await deps.timeseries.find(user.uuid, (keyList as string[] | null) ?? null, timeKey, start, end)
-      : [];
+    const keys = (keyList as string[] | null) ?? null;
+    // Analysis keys (composite trips and what they hold) come from the trip builder's output; the rest, or every
+    // key when key_list is null, from the raw timeseries, which is indexed on write_ts and data.ts only.
+    const derivedKeys = keys?.filter(isDerivedKey) ?? [];
+    const rawKeys = keys === null ? null : keys.filter((k) => !isDerivedKey(k));
+    const raw =
+      timeKey && (rawKeys === null || rawKeys.length > 0)
+        ? await deps.timeseries.find(user.uuid, rawKeys, timeKey, start, end)
+        : [];
+    let found = raw;
+    if (derivedKeys.length > 0) {
+      const { from, to } = compositeDateRange(start, end);
+      const derived = selectDerivedEntries(
+        await deps.diary.composites(user.uuid, from, to),
+        derivedKeys,
+        keyTime,
+        start,
+        end,
+      );
+      found = raw.length === 0 ? derived.map((e) => JSON.stringify(e)) : mergeByTime(raw, derived, keyTime);
+    }
     const kept = truncateEntries(found, (maxEntries as number | null) ?? undefined, trunc as TruncMethod);
     ctx.type = 'application/json';
     ctx.body = `{"phone_data":[${kept.join(',')}]}`;

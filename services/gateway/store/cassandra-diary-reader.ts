@@ -1,11 +1,14 @@
 import type { Cql } from '../../../shared/cassandra/index.js';
 import { dayOf } from '../../../shared/timeseries/index.js';
+import type { Entry } from '../domain/derived-entries.js';
 import type { SectionFact } from '../domain/metrics-summary.js';
 
 /** What the trip builder wrote for the phone to read: a day's timeline and the built sections' facts. */
 export interface DiaryReader {
   /** The trips of one trip-local date, as getTrips returns them. */
   timeline(userId: string, localDate: string): Promise<unknown[]>;
+  /** The composite-trip entries of the trip-local dates from `fromDate` to `toDate` (YYYY-MM-DD, inclusive). */
+  composites(userId: string, fromDate: string, toDate: string): Promise<Entry[]>;
   /** Sections starting in [startTs, endTs], of one user or (null) of everyone. */
   sections(userId: string | null, startTs: number, endTs: number): Promise<SectionFact[]>;
 }
@@ -22,6 +25,18 @@ export function createCassandraDiaryReader(cql: Cql): DiaryReader {
       ]);
       const row = rs.rows[0];
       return row ? (JSON.parse(String(row['timeline'])) as unknown[]) : [];
+    },
+    async composites(userId, fromDate, toDate) {
+      const entries: Entry[] = [];
+      for await (const row of cql.iterate(
+        'SELECT trips FROM composite_days WHERE user_id = ? AND local_date >= ? AND local_date <= ?',
+        [userId, fromDate, toDate],
+        // A day's entries carry every resampled location: a few days per page keeps a page small.
+        20,
+      )) {
+        entries.push(...(JSON.parse(String(row['trips'])) as Entry[]));
+      }
+      return entries;
     },
     async sections(userId, startTs, endTs) {
       const days: number[] = [];

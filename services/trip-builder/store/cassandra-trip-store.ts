@@ -5,6 +5,12 @@ import { modeName, tripLocalDate } from '../domain/diary/trip-geojson.js';
 import type { BuiltTrip, ResumePoint } from '../domain/timeline/build-trips.js';
 import type { StoredTripAnchor } from '../domain/timeline/rebuild-window.js';
 
+/** A day's trips in the two shapes the phone apps read (getTrips GeoJSON; composite-trip entries). */
+export interface RenderedDay {
+  timeline: unknown[];
+  composites: unknown[];
+}
+
 export interface IndexedTrip extends StoredTripAnchor {
   localDate: string;
   /** The cleaned trip's bounds. */
@@ -23,7 +29,8 @@ export interface TripStore {
   tripsOfDay(userId: string, localDate: string): Promise<BuiltTrip[]>;
   /** Replaces the trips from `fromTs` on: deletes the old ones (and their metrics rows), writes the new ones. */
   replaceTrips(userId: string, old: readonly IndexedTrip[], fresh: readonly BuiltTrip[]): Promise<void>;
-  saveDiaryDay(userId: string, localDate: string, timeline: unknown[] | null): Promise<void>;
+  /** One trip-local date as the phone reads it: getTrips' timeline and the composite-trip entries; empty deletes. */
+  saveDiaryDay(userId: string, localDate: string, day: RenderedDay): Promise<void>;
   latestTrips(userId: string, limit: number): Promise<IndexedTrip[]>;
   firstTrip(userId: string): Promise<IndexedTrip | undefined>;
   saveProgress(
@@ -181,17 +188,29 @@ export function createCassandraTripStore(cql: Cql): TripStore {
       }
       await Promise.all(writes.map((w) => cql.write(w.query, w.params)));
     },
-    async saveDiaryDay(userId, localDate, timeline) {
-      if (timeline === null || timeline.length === 0) {
-        await cql.write('DELETE FROM diary_days WHERE user_id = ? AND local_date = ?', [userId, localDate]);
-      } else {
-        await cql.write('INSERT INTO diary_days (user_id, local_date, timeline, update_ts) VALUES (?, ?, ?, ?)', [
+    async saveDiaryDay(userId, localDate, day) {
+      if (day.timeline.length === 0) {
+        await Promise.all([
+          cql.write('DELETE FROM diary_days WHERE user_id = ? AND local_date = ?', [userId, localDate]),
+          cql.write('DELETE FROM composite_days WHERE user_id = ? AND local_date = ?', [userId, localDate]),
+        ]);
+        return;
+      }
+      const now = new Date();
+      await Promise.all([
+        cql.write('INSERT INTO diary_days (user_id, local_date, timeline, update_ts) VALUES (?, ?, ?, ?)', [
           userId,
           localDate,
-          JSON.stringify(timeline),
-          new Date(),
-        ]);
-      }
+          JSON.stringify(day.timeline),
+          now,
+        ]),
+        cql.write('INSERT INTO composite_days (user_id, local_date, trips, update_ts) VALUES (?, ?, ?, ?)', [
+          userId,
+          localDate,
+          JSON.stringify(day.composites),
+          now,
+        ]),
+      ]);
     },
     async latestTrips(userId, limit) {
       const rs = await cql.read(

@@ -11,7 +11,7 @@ export function objectId(...parts: (string | number)[]): string {
     for (let i = 0; i < text.length; i++) {
       h ^= text.charCodeAt(i);
       h = Math.imul(h, 0x01000193) >>> 0;
-      h ^= h >>> 13;
+      h = (h ^ (h >>> 13)) >>> 0;
     }
     out += h.toString(16).padStart(8, '0');
   }

@@ -9,10 +9,11 @@ export function modeName(mode: number): string {
   return Object.entries(MotionType).find(([, v]) => v === mode)?.[0] ?? 'UNKNOWN';
 }
 
-const point = (loc: LonLat) => ({ type: 'Point', coordinates: [loc[0], loc[1]] });
-const oid = (id: string) => ({ $oid: id });
+export const point = (loc: LonLat) => ({ type: 'Point', coordinates: [loc[0], loc[1]] });
+export const oid = (id: string) => ({ $oid: id });
 
-function timeFields(prefix: string, ts: number, timeZone: string): Record<string, unknown> {
+/** `<prefix>_ts`, `<prefix>_local_dt` and `<prefix>_fmt_time` of a time, as every e-mission object carries them. */
+export function timeFields(prefix: string, ts: number, timeZone: string): Record<string, unknown> {
   return {
     [`${prefix}_ts`]: ts,
     [`${prefix}_local_dt`]: localDate(ts, timeZone),

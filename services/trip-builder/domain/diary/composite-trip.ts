@@ -1,0 +1,154 @@
+import { isoLocal, localDate } from '../../../../shared/time/local-time.js';
+import type { BuiltTrip } from '../timeline/build-trips.js';
+import { objectId } from './object-id.js';
+import { modeName, oid, point, timeFields, tripIds } from './trip-geojson.js';
+
+/**
+ * One trip as the current phone app reads it (`find_entries` of `analysis/composite_trip` on `data.end_ts`,
+ * emission-client.md §5.3): an entry whose data holds the trip, its places, its sections and its locations, each
+ * nested object itself a full entry (`_id`, `metadata.key`, `data`) because the app unpacks them the same way.
+ *
+ * There are no labels or inferences yet, so `user_input` is empty, `inferred_labels` is empty and
+ * `expectation.to_label` is true: the app shows every trip as waiting for a label, as e-mission does before
+ * the user answers.
+ */
+export function tripToCompositeEntry(
+  userId: string,
+  trip: BuiltTrip,
+  previous: BuiltTrip | undefined,
+  next: BuiltTrip | undefined,
+) {
+  const tz = trip.timeZone;
+  const ids = tripIds(userId, trip, previous);
+  const nextIds = next ? tripIds(userId, next, trip) : undefined;
+  const userUuid = { $uuid: userId.replace(/-/g, '') };
+  // The entry's write time is the trip's end, not the clock: a rebuild of the same data then gives the same entry.
+  const entry = (id: string, key: string, data: Record<string, unknown>, originKey = key) => ({
+    _id: oid(id),
+    user_id: userUuid,
+    metadata: {
+      key,
+      origin_key: originKey,
+      platform: 'server',
+      type: 'analysis-result',
+      time_zone: tz,
+      write_ts: trip.endTs,
+      write_local_dt: localDate(trip.endTs, tz),
+      write_fmt_time: isoLocal(trip.endTs, tz),
+    },
+    data,
+  });
+
+  const startPlace = entry(ids.startPlace, 'analysis/confirmed_place', {
+    location: point(previous ? previous.endLoc : trip.startLoc),
+    source: trip.source,
+    ...(previous
+      ? {
+          ...timeFields('enter', previous.endTs, previous.timeZone),
+          duration: trip.startTs - previous.endTs,
+          ending_trip: oid(tripIds(userId, previous, undefined).trip),
+        }
+      : {}),
+    ...timeFields('exit', trip.startTs, tz),
+    starting_trip: oid(ids.trip),
+    user_input: {},
+    additions: [],
+  });
+  const endPlace = entry(ids.endPlace, 'analysis/confirmed_place', {
+    location: point(trip.endLoc),
+    source: trip.source,
+    ...timeFields('enter', trip.endTs, tz),
+    ending_trip: oid(ids.trip),
+    ...(next && nextIds
+      ? {
+          ...timeFields('exit', next.startTs, next.timeZone),
+          duration: next.startTs - trip.endTs,
+          starting_trip: oid(nextIds.trip),
+        }
+      : {}),
+    user_input: {},
+    additions: [],
+  });
+
+  const summary = {
+    distance: {} as Record<string, number>,
+    duration: {} as Record<string, number>,
+    count: {} as Record<string, number>,
+  };
+  const sections = trip.sections.map((s) => {
+    const mode = modeName(s.mode);
+    summary.distance[mode] = (summary.distance[mode] ?? 0) + s.distance;
+    summary.duration[mode] = (summary.duration[mode] ?? 0) + s.duration;
+    summary.count[mode] = (summary.count[mode] ?? 0) + 1;
+    return entry(objectId(userId, 'section', s.startTs), 'analysis/cleaned_section', {
+      trip_id: oid(ids.trip),
+      source: 'SmoothedHighConfidenceMotion',
+      ...timeFields('start', s.startTs, tz),
+      ...timeFields('end', s.endTs, tz),
+      start_loc: point(s.startLoc),
+      end_loc: point(s.endLoc),
+      duration: s.duration,
+      distance: s.distance,
+      speeds: s.speeds,
+      distances: s.distances,
+      sensed_mode: s.mode,
+      sensed_mode_str: mode,
+      ble_sensed_mode: null,
+    });
+  });
+  const locations = trip.sections.flatMap((s) => {
+    const sectionId = oid(objectId(userId, 'section', s.startTs));
+    return s.coordinates.map((c, i) => {
+      const ts = s.times[i] as number;
+      return entry(objectId(userId, 'location', s.startTs, i), 'analysis/recreated_location', {
+        loc: point(c),
+        latitude: c[1],
+        longitude: c[0],
+        ts,
+        local_dt: localDate(ts, tz),
+        fmt_time: isoLocal(ts, tz),
+        speed: s.speeds[i] ?? 0,
+        distance: s.distances[i] ?? 0,
+        mode: s.mode,
+        section: sectionId,
+        idx: i,
+      });
+    });
+  });
+
+  return entry(
+    ids.trip,
+    'analysis/composite_trip',
+    {
+      source: trip.source,
+      ...timeFields('start', trip.startTs, tz),
+      ...timeFields('end', trip.endTs, tz),
+      start_loc: point(trip.startLoc),
+      end_loc: point(trip.endLoc),
+      duration: trip.duration,
+      distance: trip.distance,
+      start_place: oid(ids.startPlace),
+      end_place: oid(ids.endPlace),
+      start_confirmed_place: startPlace,
+      end_confirmed_place: endPlace,
+      // One build stands for e-mission's raw, cleaned, expected, inferred and confirmed stages, under one id.
+      raw_trip: oid(ids.trip),
+      cleaned_trip: oid(ids.trip),
+      inferred_trip: oid(ids.trip),
+      expected_trip: oid(ids.trip),
+      confirmed_trip: oid(ids.trip),
+      sections,
+      locations,
+      cleaned_section_summary: summary,
+      inferred_section_summary: summary,
+      user_input: {},
+      additions: [],
+      inferred_labels: [],
+      confidence_threshold: 0,
+      expectation: { to_label: true },
+    },
+    'analysis/confirmed_trip',
+  );
+}
+
+export type CompositeTripEntry = ReturnType<typeof tripToCompositeEntry>;
