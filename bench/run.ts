@@ -1,7 +1,8 @@
 /**
  * npm run bench: measures the gateway and the converter on the real local stack, each against a raw baseline
  * measured in the same run on the same records. Writes bench/results/<date>.{json,md} and prints the table.
- * BENCH_SCALE (default 1) multiplies the number of puts and converted entries.
+ * BENCH_SCALE (default 1) multiplies the number of puts and converted entries. BENCH_PARTS (default
+ * "put,converter,e2e") runs only some parts; BENCH_E2E_USERS (default "100,1000") sets the end-to-end user counts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -33,6 +34,7 @@ import {
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const scale = Number(process.env['BENCH_SCALE'] ?? 1);
+const parts = new Set((process.env['BENCH_PARTS'] ?? 'put,converter,e2e').split(','));
 const PUT_SIZE = 10_000;
 const GATEWAY_PORT = 18_080;
 
@@ -296,29 +298,40 @@ async function main(): Promise<void> {
   await provision(convConfig);
   const logDir = mkdtempSync(join(tmpdir(), 'itinera-bench-'));
 
-  process.stdout.write('bench: puts through the gateway…\n');
-  const puts = await benchPuts(real, putConfig, logDir);
-  process.stdout.write('bench: raw kafkajs producer…\n');
-  const convBatches = 10 * scale;
-  const rawProducer = await benchRawProducer(real, convConfig, convBatches);
-  const converter: Record<number, { entriesPerSecond: number; rssMb: number }> = {};
-  // One admin connection polls the group's progress for all runs, so polling costs no connection set-up.
-  const admin = createKafka({
-    brokers: convConfig.kafka.brokers,
-    clientId: 'bench-progress',
-    logger: createLogger({ component: 'bench', level: 'error' }),
-  }).admin();
-  await admin.connect();
-  for (const workers of [1, 2, 4]) {
-    process.stdout.write(`bench: converter with ${workers} worker(s)…\n`);
-    converter[workers] = await benchConverter(convConfig, admin, logDir, workers);
+  let puts: { rows: PutFigures[]; gatewayRssMb: number } = { rows: [], gatewayRssMb: 0 };
+  if (parts.has('put')) {
+    process.stdout.write('bench: puts through the gateway…\n');
+    puts = await benchPuts(real, putConfig, logDir);
   }
-  await admin.disconnect();
-  process.stdout.write('bench: raw Cassandra writes…\n');
-  const rawCassandra = await benchRawCassandra(real, convConfig, 50_000 * scale);
+  // The raw producer is the put baseline, and what it writes is the converter's input.
+  const convBatches = 10 * scale;
+  let rawProducer = 0;
+  if (parts.has('put') || parts.has('converter')) {
+    process.stdout.write('bench: raw kafkajs producer…\n');
+    rawProducer = await benchRawProducer(real, convConfig, convBatches);
+  }
+  const converter: Record<number, { entriesPerSecond: number; rssMb: number }> = {};
+  let rawCassandra = 0;
+  if (parts.has('converter')) {
+    // One admin connection polls the group's progress for all runs, so polling costs no connection set-up.
+    const admin = createKafka({
+      brokers: convConfig.kafka.brokers,
+      clientId: 'bench-progress',
+      logger: createLogger({ component: 'bench', level: 'error' }),
+    }).admin();
+    await admin.connect();
+    for (const workers of [1, 2, 4]) {
+      process.stdout.write(`bench: converter with ${workers} worker(s)…\n`);
+      converter[workers] = await benchConverter(convConfig, admin, logDir, workers);
+    }
+    await admin.disconnect();
+    process.stdout.write('bench: raw Cassandra writes…\n');
+    rawCassandra = await benchRawCassandra(real, convConfig, 50_000 * scale);
+  }
 
   const endToEnd: EndToEndFigures[] = [];
-  for (const users of (process.env['BENCH_E2E_USERS'] ?? '100').split(',').map(Number)) {
+  const e2eUsers = parts.has('e2e') ? (process.env['BENCH_E2E_USERS'] ?? '100,1000').split(',').map(Number) : [];
+  for (const users of e2eUsers) {
     process.stdout.write(`bench: end to end, ${users} users…\n`);
     const e2eConfig = benchConfig(`${tag}e${users}`);
     await provision(e2eConfig);
@@ -334,7 +347,7 @@ async function main(): Promise<void> {
     );
   }
 
-  const sustained = Math.max(...puts.rows.map((r) => r.entriesPerSecond));
+  const sustained = Math.max(0, ...puts.rows.map((r) => r.entriesPerSecond));
   const results = {
     date: new Date().toISOString(),
     machine: {
@@ -363,7 +376,7 @@ async function main(): Promise<void> {
       (r) =>
         `| put, ${r.phones} phone(s), ${r.puts} × 10,000 entries | ${r.entriesPerSecond} entries/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms | raw kafkajs producer ${rawProducer} entries/s | ${(r.entriesPerSecond / rawProducer).toFixed(2)} |`,
     ),
-    ...[1, 2, 4].map(
+    ...Object.keys(converter).map(Number).map(
       (w) =>
         `| converter, ${w} worker(s), ${results.convertedEntries} entries | ${converter[w]?.entriesPerSecond} entries/s | raw Cassandra ${rawCassandra} entries/s | ${((converter[w]?.entriesPerSecond ?? 0) / rawCassandra).toFixed(2)} |`,
     ),
@@ -375,8 +388,10 @@ async function main(): Promise<void> {
       (e) =>
         `| trip builder CPU per user-day (${e.users} users) | ${e.tripBuilderCpuMsPerUserDay} ms, peak RSS ${e.tripBuilderPeakRssMb} MB | | |`,
     ),
-    `| gateway peak RSS under load | ${puts.gatewayRssMb} MB | | |`,
-    `| converter peak RSS (per worker) | ${Math.max(...Object.values(converter).map((c) => c.rssMb))} MB | | |`,
+    ...(parts.has('put') ? [`| gateway peak RSS under load | ${puts.gatewayRssMb} MB | | |`] : []),
+    ...(parts.has('converter')
+      ? [`| converter peak RSS (per worker) | ${Math.max(...Object.values(converter).map((c) => c.rssMb))} MB | | |`]
+      : []),
     `| servers RSS | ${Object.entries(results.serversRssMb)
       .map(([k, v]) => `${k} ${v ?? '-'} MB`)
       .join(', ')} | | |`,

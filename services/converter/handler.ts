@@ -163,22 +163,21 @@ export function createBatchHandler(deps: ConverterDeps) {
     }
     for (const r of replayedOk) await deps.errors.remove(r.user_id, r.key, r.write_ts, r.type);
     if (converted.length > 0) {
+      const encode = await deps.codec.encoderFor(valueSubject(timeseriesTopic));
       await sendChunked(
         deps.producer,
         timeseriesTopic,
-        await Promise.all(
-          converted.map(async (c) => ({
-            key: c.userId,
-            value: await deps.codec.encode(valueSubject(timeseriesTopic), {
-              user_id: c.userId,
-              key: c.key,
-              type: c.type,
-              write_ts: c.writeTs,
-              data_ts: c.dataTs,
-              entry_json: c.entryJson,
-            }),
-          })),
-        ),
+        converted.map((c) => ({
+          key: c.userId,
+          value: encode({
+            user_id: c.userId,
+            key: c.key,
+            type: c.type,
+            write_ts: c.writeTs,
+            data_ts: c.dataTs,
+            entry_json: c.entryJson,
+          }),
+        })),
       );
     }
     const last = batch.messages[batch.messages.length - 1] as KafkaMessage;

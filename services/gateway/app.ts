@@ -8,6 +8,7 @@ import { callLog } from './middleware/call-log.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { jsonBody } from './middleware/json-body.js';
 import { normalizePath } from './middleware/normalize-path.js';
+import { putAdmission } from './middleware/put-admission.js';
 import { healthRoutes, type DependencyProbe } from './routes/health.js';
 import { profileRoutes } from './routes/profile.js';
 import { resultRoutes } from './routes/results.js';
@@ -71,6 +72,7 @@ export function createApp(deps: GatewayDeps): Koa<GatewayState> {
     }
   });
   app.use(errorHandler({ stdout }));
+  app.use(putAdmission({ maxConcurrent: deps.config.webserver.maxConcurrentPuts }));
   app.use(jsonBody({ limitBytes: deps.config.webserver.bodyLimitBytes }));
 
   const identify = { auth: deps.config.webserver, users: deps.users };

@@ -39,7 +39,12 @@ async function main(): Promise<void> {
     diary: createCassandraDiaryReader(cql),
     timeseries: createTimeseriesReader(cql),
     pipeline: createPipelineStateReader(cql),
-    publisher: createUsercachePublisher({ producer, codec, topic: topicName(config.kafka.topicPrefix, 'usercache') }),
+    publisher: createUsercachePublisher({
+      producer,
+      codec,
+      topic: topicName(config.kafka.topicPrefix, 'usercache'),
+      sendTimeoutMs: config.kafka.ackTimeoutMs,
+    }),
     webLog,
     probes: readiness.probes,
   });

@@ -20,6 +20,12 @@ export interface Config {
     readonly aggregateCallAuth: AggregateCallAuth;
     /** Largest accepted request body, in bytes. A 10,000-entry put is about 6 MB. @defaultValue 64 MiB */
     readonly bodyLimitBytes: number;
+    /**
+     * Puts processed at once; later ones wait, unread, in arrival order. A 10,000-entry put holds some 40 MB while
+     * it is parsed and encoded, so this bounds the gateway's memory; beyond two or three the one CPU thread is the
+     * limit anyway. @defaultValue 3
+     */
+    readonly maxConcurrentPuts: number;
     /** Token prefixes accepted in `secret` mode (`conf/net/auth/secret_list.json`). */
     readonly secretPrefixes: readonly string[];
     /** Tokens accepted in `token_list` mode (`conf/net/auth/token_list.json`). */
@@ -38,6 +44,12 @@ export interface Config {
     readonly topicPrefix: string;
     /** Partitions of the per-user topics. See deploy/provision/topics.ts for why 16. */
     readonly partitions: number;
+    /**
+     * Milliseconds a put waits for Kafka's acknowledgement before answering 503. Long, because a burst of big
+     * puts queues behind one producer and the phones wait minutes (iOS: 500 s); a dead broker fails much sooner,
+     * when kafkajs gives up connecting. @defaultValue 60000
+     */
+    readonly ackTimeoutMs: number;
   };
   readonly cassandra: {
     readonly contactPoints: readonly string[];
@@ -143,6 +155,10 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
         asPositive('WEBSERVER_BODY_LIMIT_MB', pick('WEBSERVER_BODY_LIMIT_MB', env, web['body_limit_mb'], 64)) *
         1024 *
         1024,
+      maxConcurrentPuts: asPositive(
+        'WEBSERVER_MAX_CONCURRENT_PUTS',
+        pick('WEBSERVER_MAX_CONCURRENT_PUTS', env, web['max_concurrent_puts'], 3),
+      ),
       secretPrefixes: Array.isArray(secrets['client_secret_list']) ? secrets['client_secret_list'].map(String) : [],
       tokenList: Array.isArray(tokens['tokens']) ? tokens['tokens'].map(String) : [],
     },
@@ -160,6 +176,10 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
       brokers: asList('KAFKA_BROKERS', pick('KAFKA_BROKERS', env, kafka['brokers'], '127.0.0.1:9092')),
       topicPrefix: String(pick('ITINERA_TOPIC_PREFIX', env, kafka['topic_prefix'], 'itinera.')),
       partitions: asPositive('ITINERA_PARTITIONS', pick('ITINERA_PARTITIONS', env, kafka['partitions'], 16)),
+      ackTimeoutMs: asPositive(
+        'KAFKA_ACK_TIMEOUT_MS',
+        pick('KAFKA_ACK_TIMEOUT_MS', env, kafka['ack_timeout_ms'], 60_000),
+      ),
     },
     cassandra: {
       contactPoints: asList(

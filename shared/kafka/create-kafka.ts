@@ -1,4 +1,4 @@
-import { Kafka, logLevel, Partitioners, type KafkaConfig, type Producer } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type ICustomPartitioner, type KafkaConfig, type Producer } from 'kafkajs';
 import { kafkajsLogCreator, type Logger } from '../logger/index.js';
 
 export interface KafkaOptions {
@@ -42,6 +42,28 @@ export function createIdempotentProducer(kafka: Kafka): Producer {
     idempotent: true,
     maxInFlightRequests: 1,
     allowAutoTopicCreation: false,
-    createPartitioner: Partitioners.DefaultPartitioner,
+    createPartitioner: rememberingDefaultPartitioner,
   });
 }
+
+/**
+ * kafkajs' default partitioner, its answer remembered per key: a put sends up to 10,000 records under one user
+ * key, and hashing the same key 10,000 times showed in the gateway's profile. A keyed record's partition depends
+ * only on the key and the partition count (murmur2 modulo the count, as in Java clients), so both make the memo key.
+ */
+const rememberingDefaultPartitioner: ICustomPartitioner = () => {
+  const partition = Partitioners.DefaultPartitioner();
+  const memo = new Map<string, number>();
+  return (args) => {
+    const { topic, partitionMetadata, message } = args;
+    if ((message.partition !== undefined && message.partition !== null) || !message.key) return partition(args);
+    const id = `${topic}\u0000${partitionMetadata.length}\u0000${message.key.toString()}`;
+    let chosen = memo.get(id);
+    if (chosen === undefined) {
+      chosen = partition(args);
+      if (memo.size >= 100_000) memo.clear();
+      memo.set(id, chosen);
+    }
+    return chosen;
+  };
+};

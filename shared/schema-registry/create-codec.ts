@@ -6,8 +6,23 @@ import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
  */
 export interface AvroCodec {
   encode(subject: string, value: unknown): Promise<Buffer>;
+  /**
+   * A synchronous encoder for the subject's latest schema, for encoding many values at once (a 10,000-entry put):
+   * no promise and no fresh buffer per value; each result is a view into a shared pool.
+   */
+  encoderFor(subject: string): Promise<(value: unknown) => Buffer>;
   decode<T>(buffer: Buffer): Promise<T>;
 }
+
+/** The avsc type the registry library hands out for an Avro schema (the part of it we use). */
+interface AvroType {
+  encode(value: unknown, buffer: Buffer, position: number): number;
+  decode(buffer: Buffer, position: number): { value: unknown; offset: number };
+}
+
+const MAGIC_BYTE = 0;
+const HEADER_BYTES = 5;
+const POOL_BYTES = 1024 * 1024;
 
 export function createSchemaRegistry(url: string): SchemaRegistry {
   return new SchemaRegistry({ host: url });
@@ -24,18 +39,69 @@ export async function registerAvro(registry: SchemaRegistry, subject: string, sc
 }
 
 export function createAvroCodec(registry: SchemaRegistry): AvroCodec {
-  const ids = new Map<string, number>();
+  // Promises are remembered, not values: the first put encodes thousands of records at once, and each must not
+  // ask the registry itself (10,000 HTTP calls on a cold gateway). A failed lookup is forgotten, so the next
+  // call asks again.
+  const ids = new Map<string, Promise<number>>();
+  const types = new Map<number, Promise<AvroType>>();
+  const known = new Map<number, AvroType>();
+
+  function remember<K, V>(cache: Map<K, Promise<V>>, key: K, load: () => Promise<V>): Promise<V> {
+    let found = cache.get(key);
+    if (found === undefined) {
+      found = load();
+      found.catch(() => cache.delete(key));
+      cache.set(key, found);
+    }
+    return found;
+  }
+  const schemaId = (subject: string) => remember(ids, subject, () => registry.getLatestSchemaId(subject));
+  const typeOf = (id: number) =>
+    remember(types, id, async () => {
+      const type = (await registry.getSchema(id)) as unknown as AvroType;
+      known.set(id, type);
+      return type;
+    });
+
+  async function encoderFor(subject: string): Promise<(value: unknown) => Buffer> {
+    const id = await schemaId(subject);
+    const type = await typeOf(id);
+    let pool = Buffer.allocUnsafe(POOL_BYTES);
+    let at = 0;
+    return (value) => {
+      for (;;) {
+        if (pool.length - at >= HEADER_BYTES) {
+          const end = type.encode(value, pool, at + HEADER_BYTES);
+          if (end >= 0) {
+            pool[at] = MAGIC_BYTE;
+            pool.writeInt32BE(id, at + 1);
+            const encoded = pool.subarray(at, end);
+            at = end;
+            return encoded;
+          }
+          // Not enough room: a fresh pool, at least twice what this value needs.
+          pool = Buffer.allocUnsafe(Math.max(POOL_BYTES, 2 * (pool.length - end - at)));
+        } else {
+          pool = Buffer.allocUnsafe(POOL_BYTES);
+        }
+        at = 0;
+      }
+    };
+  }
+
   return {
     async encode(subject, value) {
-      let id = ids.get(subject);
-      if (id === undefined) {
-        id = await registry.getLatestSchemaId(subject);
-        ids.set(subject, id);
-      }
-      return registry.encode(id, value);
+      return Buffer.from((await encoderFor(subject))(value));
     },
+    encoderFor,
     async decode<T>(buffer: Buffer) {
-      return (await registry.decode(buffer)) as T;
+      if (buffer.length < HEADER_BYTES || buffer[0] !== MAGIC_BYTE)
+        throw new Error('not a Confluent Avro message (no magic byte)');
+      const id = buffer.readInt32BE(1);
+      const type = known.get(id) ?? (await typeOf(id));
+      const { value, offset } = type.decode(buffer, HEADER_BYTES);
+      if (offset < 0) throw new Error(`truncated Avro message (schema ${id}, ${buffer.length} bytes)`);
+      return value as T;
     },
   };
 }

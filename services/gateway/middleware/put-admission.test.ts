@@ -1,0 +1,52 @@
+import type { Context } from 'koa';
+import { describe, expect, it } from 'vitest';
+import { putAdmission } from './put-admission.js';
+
+const ctx = (path: string) => ({ path }) as Context;
+
+describe('put admission', () => {
+  it('When more puts arrive than may run, then at most that many run and the rest start in arrival order', async () => {
+    const admit = putAdmission({ maxConcurrent: 2 });
+    let running = 0;
+    let peak = 0;
+    const started: number[] = [];
+    const finish: (() => void)[] = [];
+    const calls = Array.from({ length: 6 }, (_, i) =>
+      admit(ctx('/usercache/put'), async () => {
+        started.push(i);
+        running += 1;
+        peak = Math.max(peak, running);
+        await new Promise<void>((r) => finish.push(r));
+        running -= 1;
+      }),
+    );
+    for (let done = 0; done < 6; done += 1) {
+      await new Promise((r) => setTimeout(r, 5));
+      finish.shift()?.();
+    }
+    await Promise.all(calls);
+    expect(peak).toBe(2);
+    expect(started).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('When a put fails, then its slot is released; reads never wait', async () => {
+    const admit = putAdmission({ maxConcurrent: 1 });
+    await expect(
+      admit(ctx('/usercache/put'), async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    let ran = false;
+    await admit(ctx('/usercache/putone'), async () => {
+      ran = true;
+    });
+    expect(ran).toBe(true);
+    const slow = admit(ctx('/usercache/put'), () => new Promise((r) => setTimeout(r, 50)));
+    let readRan = false;
+    await admit(ctx('/usercache/get'), async () => {
+      readRan = true;
+    });
+    expect(readRan).toBe(true);
+    await slow;
+  });
+});
