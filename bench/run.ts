@@ -94,6 +94,8 @@ interface PutFigures {
   entriesPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** The gateway's peak resident memory during this row's puts. */
+  gatewayRssMb: number;
 }
 
 async function benchPuts(
@@ -127,6 +129,7 @@ async function benchPuts(
           JSON.stringify({ user: tokens[0], phone_to_server: makeBatch(real, PUT_SIZE, batchIndex++) }),
         );
       const latencies: number[] = [];
+      peakRss = 0;
       const t0 = performance.now();
       await Promise.all(
         bodies.map(async (phoneBodies) => {
@@ -146,9 +149,10 @@ async function benchPuts(
         entriesPerSecond: Math.round((latencies.length * PUT_SIZE) / seconds),
         p50Ms: Math.round(percentile(latencies, 50)),
         p99Ms: Math.round(percentile(latencies, 99)),
+        gatewayRssMb: peakRss,
       });
     }
-    return { rows, gatewayRssMb: peakRss };
+    return { rows, gatewayRssMb: Math.max(...rows.map((r) => r.gatewayRssMb)) };
   } finally {
     clearInterval(sampler);
     gateway.kill('SIGTERM');
@@ -374,7 +378,7 @@ async function main(): Promise<void> {
     '|---|---|---|---|',
     ...puts.rows.map(
       (r) =>
-        `| put, ${r.phones} phone(s), ${r.puts} × 10,000 entries | ${r.entriesPerSecond} entries/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms | raw kafkajs producer ${rawProducer} entries/s | ${(r.entriesPerSecond / rawProducer).toFixed(2)} |`,
+        `| put, ${r.phones} phone(s), ${r.puts} × 10,000 entries | ${r.entriesPerSecond} entries/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, gateway RSS ${r.gatewayRssMb} MB | raw kafkajs producer ${rawProducer} entries/s | ${(r.entriesPerSecond / rawProducer).toFixed(2)} |`,
     ),
     ...Object.keys(converter).map(Number).map(
       (w) =>

@@ -6,7 +6,7 @@ import type { GatewayState } from './gateway-state.js';
 import type { UsercachePublisher } from './ingest/kafka-usercache-publisher.js';
 import { callLog } from './middleware/call-log.js';
 import { errorHandler } from './middleware/error-handler.js';
-import { jsonBody } from './middleware/json-body.js';
+import { parseJsonBody, readBody } from './middleware/json-body.js';
 import { normalizePath } from './middleware/normalize-path.js';
 import { putAdmission } from './middleware/put-admission.js';
 import { healthRoutes, type DependencyProbe } from './routes/health.js';
@@ -72,8 +72,9 @@ export function createApp(deps: GatewayDeps): Koa<GatewayState> {
     }
   });
   app.use(errorHandler({ stdout }));
+  app.use(readBody({ limitBytes: deps.config.webserver.bodyLimitBytes }));
   app.use(putAdmission({ maxConcurrent: deps.config.webserver.maxConcurrentPuts }));
-  app.use(jsonBody({ limitBytes: deps.config.webserver.bodyLimitBytes }));
+  app.use(parseJsonBody());
 
   const identify = { auth: deps.config.webserver, users: deps.users };
   const routers = [

@@ -8,5 +8,7 @@ declare module 'koa' {
   interface Request {
     /** The parsed JSON object body, set by middleware/json-body.ts. */
     body?: unknown;
+    /** The body's bytes between reading and parsing (middleware/json-body.ts). */
+    rawBody?: Buffer | undefined;
   }
 }

@@ -21,9 +21,9 @@ export interface Config {
     /** Largest accepted request body, in bytes. A 10,000-entry put is about 6 MB. @defaultValue 64 MiB */
     readonly bodyLimitBytes: number;
     /**
-     * Puts processed at once; later ones wait, unread, in arrival order. A 10,000-entry put holds some 40 MB while
-     * it is parsed and encoded, so this bounds the gateway's memory; beyond two or three the one CPU thread is the
-     * limit anyway. @defaultValue 3
+     * Puts parsed and published at once; later ones wait in arrival order holding only their bytes. A parsed
+     * 10,000-entry put takes some 70 MB of heap, so this bounds the gateway's memory; the one JavaScript thread is
+     * the limit beyond that anyway. @defaultValue 2
      */
     readonly maxConcurrentPuts: number;
     /** Token prefixes accepted in `secret` mode (`conf/net/auth/secret_list.json`). */
@@ -157,7 +157,7 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
         1024,
       maxConcurrentPuts: asPositive(
         'WEBSERVER_MAX_CONCURRENT_PUTS',
-        pick('WEBSERVER_MAX_CONCURRENT_PUTS', env, web['max_concurrent_puts'], 3),
+        pick('WEBSERVER_MAX_CONCURRENT_PUTS', env, web['max_concurrent_puts'], 2),
       ),
       secretPrefixes: Array.isArray(secrets['client_secret_list']) ? secrets['client_secret_list'].map(String) : [],
       tokenList: Array.isArray(tokens['tokens']) ? tokens['tokens'].map(String) : [],

@@ -3,11 +3,11 @@ import type { Middleware } from 'koa';
 import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../../../shared/errors/index.js';
 
 /**
- * Reads a JSON object body up to `limitBytes`. The phone app sends `application/json; charset=UTF-8`; a body
- * of another type, a body that is not JSON, or JSON that is not an object is refused with a 4xx naming why.
- * An empty body counts as `{}` (some calls send nothing but the method).
+ * Reads the request body's bytes, up to `limitBytes` (413 beyond), into `ctx.request.rawBody`. Reading comes
+ * before admission (middleware/put-admission.ts) so a phone uploading slowly over a cellular link never holds a
+ * processing slot while its bytes trickle in.
  */
-export function jsonBody({ limitBytes }: { limitBytes: number }): Middleware {
+export function readBody({ limitBytes }: { limitBytes: number }): Middleware {
   return async (ctx, next) => {
     if (ctx.method !== 'POST' && ctx.method !== 'PUT') return next();
     const declared = Number(ctx.get('content-length') || 0);
@@ -20,7 +20,22 @@ export function jsonBody({ limitBytes }: { limitBytes: number }): Middleware {
       if (size > limitBytes) throw new PayloadTooLargeError(`request body exceeds the limit of ${limitBytes} bytes`);
       chunks.push(chunk as Buffer);
     }
-    const raw = Buffer.concat(chunks).toString('utf8');
+    ctx.request.rawBody = Buffer.concat(chunks);
+    return next();
+  };
+}
+
+/**
+ * Parses the body read by readBody as a JSON object. The phone app sends `application/json; charset=UTF-8`; a body
+ * of another type, a body that is not JSON, or JSON that is not an object is refused with a 4xx naming why. An
+ * empty body counts as `{}` (some calls send nothing but the method).
+ */
+export function parseJsonBody(): Middleware {
+  return async (ctx, next) => {
+    const bytes = ctx.request.rawBody;
+    if (bytes === undefined) return next();
+    const raw = bytes.toString('utf8');
+    ctx.request.rawBody = undefined;
     if (raw.trim() === '') {
       ctx.request.body = {};
       return next();

@@ -5,9 +5,9 @@ import { DependencyUnavailableError } from '../../../shared/errors/index.js';
 const MAX_WAITING = 512;
 
 /**
- * Lets at most `maxConcurrent` puts be read, parsed and published at once; the others wait in arrival order with
- * their bodies still unread in the socket, so a burst of phones costs kernel buffers, not heap. Other calls
- * (reads, profile) pass straight through.
+ * Lets at most `maxConcurrent` puts be parsed, validated, encoded and published at once; the others wait in
+ * arrival order holding only their body's bytes (6 MB for 10,000 entries), not the ten times more heap a parsed
+ * and encoded put takes. Other calls (reads, profile) pass straight through.
  */
 export function putAdmission({ maxConcurrent }: { maxConcurrent: number }): Middleware {
   let active = 0;
