@@ -12,52 +12,22 @@ import { loadConfig } from '../shared/config/index.js';
 import { provision } from '../deploy/provision/provision.js';
 import { sharedDataDir } from '../test/helpers/shared-data.js';
 import { loadRealEntries, makeBatch } from './load.js';
+import { summarizeProfile, type CpuProfile } from './summarize-profile.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PORT = 18_081;
 const PUTS = Number(process.env['PROFILE_PUTS'] ?? 10);
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-}
-interface CpuProfile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
-
-/** Self time per function and per module (package or repository folder), in milliseconds. */
-function summarize(profile: CpuProfile, top = 25): string {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const fn = new Map<string, number>();
-  const mod = new Map<string, number>();
-  profile.samples.forEach((id, i) => {
-    const node = byId.get(id);
-    if (!node) return;
-    const ms = (profile.timeDeltas[i] ?? 0) / 1000;
-    const { functionName, url, lineNumber } = node.callFrame;
-    const where = url.replace(/^file:\/\//, '').replace(`${root}/`, '');
-    const module = /node_modules\/((@[^/]+\/)?[^/]+)/.exec(where)?.[1] ?? (where.split('/').slice(0, 2).join('/') || '(native/idle)');
-    const key = `${functionName || '(anonymous)'}  ${where}:${lineNumber + 1}`;
-    fn.set(key, (fn.get(key) ?? 0) + ms);
-    mod.set(module, (mod.get(module) ?? 0) + ms);
-  });
-  const total = [...mod.values()].reduce((a, b) => a + b, 0);
-  const rows = (m: Map<string, number>, n: number) =>
-    [...m.entries()]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, n)
-      .map(([k, v]) => `${v.toFixed(0).padStart(7)} ms ${((100 * v) / total).toFixed(1).padStart(5)} %  ${k}`)
-      .join('\n');
-  return `self time by module (total ${total.toFixed(0)} ms):\n${rows(mod, 15)}\n\nself time by function:\n${rows(fn, top)}`;
-}
-
 async function main(): Promise<void> {
   const tag = Date.now().toString(36);
   const config = loadConfig({
     confDir: join(root, 'conf'),
-    env: { ...process.env, ITINERA_TOPIC_PREFIX: `prof${tag}.`, CASSANDRA_KEYSPACE: `prof${tag}`, ITINERA_PARTITIONS: '16' },
+    env: {
+      ...process.env,
+      ITINERA_TOPIC_PREFIX: `prof${tag}.`,
+      CASSANDRA_KEYSPACE: `prof${tag}`,
+      ITINERA_PARTITIONS: '16',
+    },
   });
   await provision(config);
   const profileDir = join(root, 'bench', 'results', 'profiles');
@@ -86,7 +56,13 @@ async function main(): Promise<void> {
       return r.status;
     });
   for (let i = 0; ; i += 1) {
-    if (await fetch(`${url}/health`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (i > 300) throw new Error('the gateway did not start');
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -108,7 +84,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     `${bodies.length} puts of 10,000 entries in ${seconds.toFixed(2)} s (${Math.round((bodies.length * 10_000) / seconds)} entries/s) under the profiler\n` +
       `profile: bench/results/profiles/${file}\n\n` +
-      `${summarize(JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as CpuProfile)}\n`,
+      `${summarizeProfile(JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as CpuProfile)}\n`,
   );
 }
 

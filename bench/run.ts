@@ -2,7 +2,8 @@
  * npm run bench: measures the gateway and the converter on the real local stack, each against a raw baseline
  * measured in the same run on the same records. Writes bench/results/<date>.{json,md} and prints the table.
  * BENCH_SCALE (default 1) multiplies the number of puts and converted entries. BENCH_PARTS (default
- * "put,converter,e2e") runs only some parts; BENCH_E2E_USERS (default "100,1000") sets the end-to-end user counts.
+ * "put,converter,e2e") runs only some parts; BENCH_E2E_USERS (default "100,1000") sets the end-to-end user counts;
+ * BENCH_CPU_PROF_DIR makes every service process write a CPU profile there.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -62,8 +63,12 @@ function envFor(config: Config, logDir: string): NodeJS.ProcessEnv {
   };
 }
 
+/** BENCH_CPU_PROF_DIR: each service process writes a V8 CPU profile there (see bench/summarize-profile.ts). */
+const profileDir = process.env['BENCH_CPU_PROF_DIR'];
+
 function startProcess(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', join(root, script), ...args], {
+  const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  return spawn(process.execPath, [...profiling, '--import', 'tsx', join(root, script), ...args], {
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -380,10 +385,12 @@ async function main(): Promise<void> {
       (r) =>
         `| put, ${r.phones} phone(s), ${r.puts} × 10,000 entries | ${r.entriesPerSecond} entries/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, gateway RSS ${r.gatewayRssMb} MB | raw kafkajs producer ${rawProducer} entries/s | ${(r.entriesPerSecond / rawProducer).toFixed(2)} |`,
     ),
-    ...Object.keys(converter).map(Number).map(
-      (w) =>
-        `| converter, ${w} worker(s), ${results.convertedEntries} entries | ${converter[w]?.entriesPerSecond} entries/s | raw Cassandra ${rawCassandra} entries/s | ${((converter[w]?.entriesPerSecond ?? 0) / rawCassandra).toFixed(2)} |`,
-    ),
+    ...Object.keys(converter)
+      .map(Number)
+      .map(
+        (w) =>
+          `| converter, ${w} worker(s), ${results.convertedEntries} entries | ${converter[w]?.entriesPerSecond} entries/s | raw Cassandra ${rawCassandra} entries/s | ${((converter[w]?.entriesPerSecond ?? 0) / rawCassandra).toFixed(2)} |`,
+      ),
     ...endToEnd.map(
       (e) =>
         `| put completing a day → its trips served, ${e.users} users | p50 ${e.p50Ms} ms, p95 ${e.p95Ms} ms, max ${e.maxMs} ms | e-mission: next hourly batch | |`,
