@@ -18,6 +18,8 @@ export interface EndToEndFigures {
   maxMs: number;
   tripBuilderCpuMsPerUserDay: number;
   tripBuilderPeakRssMb: number;
+  gatewayPeakRssMb: number;
+  converterPeakRssMb: number;
 }
 
 interface RealDay {
@@ -76,8 +78,11 @@ export async function benchEndToEnd(
     start('services/trip-builder/main.ts', ['0']),
   ];
   const builder = procs[2]!;
-  let peakRss = 0;
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, residentMb(builder.pid) ?? 0)), 200);
+  // Peak resident memory of gateway, converter and trip builder, sampled every 200 ms.
+  const peakRss = [0, 0, 0];
+  const sampler = setInterval(() => {
+    procs.forEach((p, i) => (peakRss[i] = Math.max(peakRss[i]!, residentMb(p.pid) ?? 0)));
+  }, 200);
   const post = async (path: string, body: unknown) => {
     const res = await fetch(`${gatewayUrl}${path}`, {
       method: 'POST',
@@ -141,7 +146,9 @@ export async function benchEndToEnd(
       p95Ms: Math.round(percentile(sorted, 95)),
       maxMs: Math.round(sorted[sorted.length - 1] ?? 0),
       tripBuilderCpuMsPerUserDay: Math.round((cpuMs(builder.pid) - cpuBefore) / users),
-      tripBuilderPeakRssMb: peakRss,
+      tripBuilderPeakRssMb: peakRss[2]!,
+      gatewayPeakRssMb: peakRss[0]!,
+      converterPeakRssMb: peakRss[1]!,
     };
   } finally {
     clearInterval(sampler);

@@ -397,7 +397,7 @@ async function main(): Promise<void> {
     ),
     ...endToEnd.map(
       (e) =>
-        `| trip builder CPU per user-day (${e.users} users) | ${e.tripBuilderCpuMsPerUserDay} ms, peak RSS ${e.tripBuilderPeakRssMb} MB | | |`,
+        `| trip builder CPU per user-day (${e.users} users) | ${e.tripBuilderCpuMsPerUserDay} ms; peak RSS: trip builder ${e.tripBuilderPeakRssMb} MB, gateway ${e.gatewayPeakRssMb} MB, converter ${e.converterPeakRssMb} MB | | |`,
     ),
     ...(parts.has('put') ? [`| gateway peak RSS under load | ${puts.gatewayRssMb} MB | | |`] : []),
     ...(parts.has('converter')
