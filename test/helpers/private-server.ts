@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +45,20 @@ export async function startPrivateServer(name: 'kafka' | 'cassandra', port: numb
   const sharedInfra = resolve(process.env['ITINERA_INFRA_DIR'] ?? join(repoRoot, '.infra'));
   // The jars come from the local stack's folder (resolved once by Maven); only data and config are private.
   install({ config, infraDir: sharedInfra, java, addresses: localAddresses(config), quiet: true }, spec);
+  // A run interrupted before its dispose() leaves its server running on the port; it would answer in place of
+  // ours and never go down when the test stops ours. The ledger names it, so it is removed first.
+  const ledger = join(sharedInfra, `private-${name}-${port}.json`);
+  if (existsSync(ledger)) {
+    const stale = JSON.parse(readFileSync(ledger, 'utf8')) as { dir: string };
+    const pidFile = join(stale.dir, spec.dir, 'server.pid');
+    const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : NaN;
+    if (Number.isInteger(pid) && isAlive(pid)) {
+      process.kill(pid, 'SIGKILL');
+      while (isAlive(pid)) await new Promise((r) => setTimeout(r, 50));
+    }
+    rmSync(stale.dir, { recursive: true, force: true });
+    rmSync(ledger, { force: true });
+  }
   const infraDir = mkdtempSync(join(tmpdir(), `itinera-private-${name}-`));
   mkdirSync(join(infraDir, spec.dir));
   symlinkSync(join(sharedInfra, spec.dir, 'libs'), join(infraDir, spec.dir, 'libs'));
@@ -61,6 +75,7 @@ export async function startPrivateServer(name: 'kafka' | 'cassandra', port: numb
     const pid = readPid(ctx, spec);
     return pid !== undefined && isAlive(pid);
   };
+  writeFileSync(ledger, JSON.stringify({ dir: infraDir }));
   await startServer(ctx, spec);
   return {
     address,
@@ -74,6 +89,7 @@ export async function startPrivateServer(name: 'kafka' | 'cassandra', port: numb
     async dispose() {
       await stopServer(ctx, spec, 5_000);
       rmSync(infraDir, { recursive: true, force: true });
+      rmSync(ledger, { force: true });
     },
   };
 }
