@@ -19,6 +19,9 @@ export interface TripBuilderDeps extends RebuildDeps {
 
 const OBSERVED: ReadonlySet<string> = new Set(Object.values(OBSERVED_KEYS));
 
+/** Users of one batch rebuilt concurrently. */
+const REBUILDS_AT_ONCE = 8;
+
 /**
  * Handles one batch of converted entries of one partition: for each user in it, the earliest new observation
  * decides the window to rebuild (rebuild-user.ts), then the batch's offset is committed. Entries were written to
@@ -42,18 +45,26 @@ export function createTripBatchHandler(deps: TripBuilderDeps) {
       if (!OBSERVED.has(record.key) || record.data_ts === null) continue;
       earliest.set(record.user_id, Math.min(earliest.get(record.user_id) ?? Infinity, record.data_ts));
     }
-    for (const [userId, from] of earliest) {
-      const started = performance.now();
-      const result = await rebuildUser(deps, userId, from);
-      deps.logger.debug('Rebuilt trips', {
-        user: userId,
-        trips: result.trips,
-        days: result.days,
-        ms: Math.round(performance.now() - started),
-      });
-      deps.onRebuilt?.(userId, result.trips);
-      await heartbeat();
-    }
+    // Users are independent and each appears once here, so several rebuild at once: a rebuild mostly waits on
+    // Cassandra, and a batch after an evening of syncs holds hundreds of users.
+    const users = [...earliest];
+    let next = 0;
+    const rebuildNext = async () => {
+      while (next < users.length) {
+        const [userId, from] = users[next++]!;
+        const started = performance.now();
+        const result = await rebuildUser(deps, userId, from);
+        deps.logger.debug('Rebuilt trips', {
+          user: userId,
+          trips: result.trips,
+          days: result.days,
+          ms: Math.round(performance.now() - started),
+        });
+        deps.onRebuilt?.(userId, result.trips);
+        await heartbeat();
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(REBUILDS_AT_ONCE, users.length) }, rebuildNext));
     resolveOffset(batch.messages[batch.messages.length - 1]!.offset);
     await commitOffsetsIfNecessary();
   };
