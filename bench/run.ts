@@ -409,9 +409,11 @@ async function main(): Promise<void> {
   ].join('\n');
   const outDir = join(root, 'bench', 'results');
   mkdirSync(outDir, { recursive: true });
-  const day = results.date.slice(0, 10);
-  writeFileSync(join(outDir, `${day}.json`), `${JSON.stringify(results, null, 2)}\n`);
-  writeFileSync(join(outDir, `${day}.md`), `${table}\n`);
+  // A partial run (BENCH_PARTS) is filed under its parts, so it never replaces the day's full table.
+  const everything = ['put', 'converter', 'e2e'].every((p) => parts.has(p));
+  const name = everything ? results.date.slice(0, 10) : `${results.date.slice(0, 10)}.${[...parts].sort().join('+')}`;
+  writeFileSync(join(outDir, `${name}.json`), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(join(outDir, `${name}.md`), `${table}\n`);
   process.stdout.write(`\n${table}\n`);
   process.exit(0);
 }
