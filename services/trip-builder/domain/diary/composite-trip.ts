@@ -1,7 +1,17 @@
 import { isoLocal, localDate } from '../../../../shared/time/local-time.js';
 import type { BuiltTrip } from '../timeline/build-trips.js';
 import { objectId } from './object-id.js';
-import { modeName, oid, point, timeFields, tripIds } from './trip-geojson.js';
+import {
+  endPlaceStay,
+  modeName,
+  oid,
+  point,
+  sectionId,
+  startPlaceStay,
+  timeFields,
+  tripFields,
+  tripIds,
+} from './trip-geojson.js';
 
 /**
  * One trip as the current phone app reads it (`find_entries` of `analysis/composite_trip` on `data.end_ts`,
@@ -41,31 +51,13 @@ export function tripToCompositeEntry(
 
   const startPlace = entry(ids.startPlace, 'analysis/confirmed_place', {
     location: point(previous ? previous.endLoc : trip.startLoc),
-    source: trip.source,
-    ...(previous
-      ? {
-          ...timeFields('enter', previous.endTs, previous.timeZone),
-          duration: trip.startTs - previous.endTs,
-          ending_trip: oid(tripIds(userId, previous, undefined).trip),
-        }
-      : {}),
-    ...timeFields('exit', trip.startTs, tz),
-    starting_trip: oid(ids.trip),
+    ...startPlaceStay(userId, trip, previous, ids),
     user_input: {},
     additions: [],
   });
   const endPlace = entry(ids.endPlace, 'analysis/confirmed_place', {
     location: point(trip.endLoc),
-    source: trip.source,
-    ...timeFields('enter', trip.endTs, tz),
-    ending_trip: oid(ids.trip),
-    ...(next && nextIds
-      ? {
-          ...timeFields('exit', next.startTs, next.timeZone),
-          duration: next.startTs - trip.endTs,
-          starting_trip: oid(nextIds.trip),
-        }
-      : {}),
+    ...endPlaceStay(trip, next, ids, nextIds),
     user_input: {},
     additions: [],
   });
@@ -80,7 +72,7 @@ export function tripToCompositeEntry(
     summary.distance[mode] = (summary.distance[mode] ?? 0) + s.distance;
     summary.duration[mode] = (summary.duration[mode] ?? 0) + s.duration;
     summary.count[mode] = (summary.count[mode] ?? 0) + 1;
-    return entry(objectId(userId, 'section', s.startTs), 'analysis/cleaned_section', {
+    return entry(sectionId(userId, s), 'analysis/cleaned_section', {
       trip_id: oid(ids.trip),
       source: 'SmoothedHighConfidenceMotion',
       ...timeFields('start', s.startTs, tz),
@@ -97,7 +89,7 @@ export function tripToCompositeEntry(
     });
   });
   const locations = trip.sections.flatMap((s) => {
-    const sectionId = oid(objectId(userId, 'section', s.startTs));
+    const section = oid(sectionId(userId, s));
     return s.coordinates.map((c, i) => {
       const ts = s.times[i] as number;
       return entry(objectId(userId, 'location', s.startTs, i), 'analysis/recreated_location', {
@@ -110,7 +102,7 @@ export function tripToCompositeEntry(
         speed: s.speeds[i] ?? 0,
         distance: s.distances[i] ?? 0,
         mode: s.mode,
-        section: sectionId,
+        section,
         idx: i,
       });
     });
@@ -120,15 +112,7 @@ export function tripToCompositeEntry(
     ids.trip,
     'analysis/composite_trip',
     {
-      source: trip.source,
-      ...timeFields('start', trip.startTs, tz),
-      ...timeFields('end', trip.endTs, tz),
-      start_loc: point(trip.startLoc),
-      end_loc: point(trip.endLoc),
-      duration: trip.duration,
-      distance: trip.distance,
-      start_place: oid(ids.startPlace),
-      end_place: oid(ids.endPlace),
+      ...tripFields(trip, ids),
       start_confirmed_place: startPlace,
       end_confirmed_place: endPlace,
       // One build stands for e-mission's raw, cleaned, expected, inferred and confirmed stages, under one id.

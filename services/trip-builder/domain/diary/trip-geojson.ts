@@ -2,6 +2,7 @@ import { MotionType } from '../../../../shared/events/emission-enums.js';
 import { isoLocal, localDate } from '../../../../shared/time/local-time.js';
 import type { LonLat } from '../geo.js';
 import type { BuiltTrip } from '../timeline/build-trips.js';
+import type { CleanedSection } from '../cleaning/clean-trip.js';
 import { objectId } from './object-id.js';
 
 /** The sensed mode as the phone app reads it: the e-mission enum's string form. */
@@ -38,6 +39,68 @@ export function tripIds(userId: string, trip: BuiltTrip, previous: BuiltTrip | u
   };
 }
 
+/** A section's id, shared by the GeoJSON and the composite trip. */
+export function sectionId(userId: string, section: CleanedSection): string {
+  return objectId(userId, 'section', section.startTs);
+}
+
+/** What a trip says of itself in both phone shapes: times, ends, size and the places around it. */
+export function tripFields(trip: BuiltTrip, ids: TripIds): Record<string, unknown> {
+  return {
+    source: trip.source,
+    ...timeFields('start', trip.startTs, trip.timeZone),
+    ...timeFields('end', trip.endTs, trip.timeZone),
+    start_loc: point(trip.startLoc),
+    end_loc: point(trip.endLoc),
+    duration: trip.duration,
+    distance: trip.distance,
+    start_place: oid(ids.startPlace),
+    end_place: oid(ids.endPlace),
+  };
+}
+
+/** The stay at the place a trip leaves: entered at the end of `previous` (unknown for the first trip). */
+export function startPlaceStay(
+  userId: string,
+  trip: BuiltTrip,
+  previous: BuiltTrip | undefined,
+  ids: TripIds,
+): Record<string, unknown> {
+  return {
+    source: trip.source,
+    ...(previous
+      ? {
+          ...timeFields('enter', previous.endTs, previous.timeZone),
+          ending_trip: oid(tripIds(userId, previous, undefined).trip),
+          duration: trip.startTs - previous.endTs,
+        }
+      : {}),
+    ...timeFields('exit', trip.startTs, trip.timeZone),
+    starting_trip: oid(ids.trip),
+  };
+}
+
+/** The stay at the place a trip reaches: left at the start of `next` (open while there is none). */
+export function endPlaceStay(
+  trip: BuiltTrip,
+  next: BuiltTrip | undefined,
+  ids: TripIds,
+  nextIds: TripIds | undefined,
+): Record<string, unknown> {
+  return {
+    source: trip.source,
+    ...timeFields('enter', trip.endTs, trip.timeZone),
+    ending_trip: oid(ids.trip),
+    ...(next && nextIds
+      ? {
+          ...timeFields('exit', next.startTs, next.timeZone),
+          duration: next.startTs - trip.endTs,
+          starting_trip: oid(nextIds.trip),
+        }
+      : {}),
+  };
+}
+
 /**
  * One trip in the shape of e-mission's `/timeline/getTrips` and `diary/trips-<date>` documents (§5): a
  * FeatureCollection holding the start place, the end place, one Feature per stop, and one FeatureCollection per
@@ -51,7 +114,7 @@ export function tripToGeojson(
 ) {
   const tz = trip.timeZone;
   const ids = tripIds(userId, trip, previous);
-  const sectionIds = trip.sections.map((s) => objectId(userId, 'section', s.startTs));
+  const sectionIds = trip.sections.map((s) => sectionId(userId, s));
   const stopIds = trip.stops.map((s) => objectId(userId, 'stop', s.enterTs));
   const nextIds = next ? tripIds(userId, next, trip) : undefined;
 
@@ -59,37 +122,13 @@ export function tripToGeojson(
     type: 'Feature',
     id: ids.startPlace,
     geometry: point(previous ? previous.endLoc : trip.startLoc),
-    properties: {
-      source: trip.source,
-      ...(previous
-        ? {
-            ...timeFields('enter', previous.endTs, previous.timeZone),
-            ending_trip: oid(tripIds(userId, previous, undefined).trip),
-          }
-        : {}),
-      ...timeFields('exit', trip.startTs, tz),
-      ...(previous ? { duration: trip.startTs - previous.endTs } : {}),
-      starting_trip: oid(ids.trip),
-      feature_type: 'start_place',
-    },
+    properties: { ...startPlaceStay(userId, trip, previous, ids), feature_type: 'start_place' },
   };
   const endPlace = {
     type: 'Feature',
     id: ids.endPlace,
     geometry: point(trip.endLoc),
-    properties: {
-      source: trip.source,
-      ...timeFields('enter', trip.endTs, tz),
-      ending_trip: oid(ids.trip),
-      ...(next && nextIds
-        ? {
-            ...timeFields('exit', next.startTs, next.timeZone),
-            duration: next.startTs - trip.endTs,
-            starting_trip: oid(nextIds.trip),
-          }
-        : {}),
-      feature_type: 'end_place',
-    },
+    properties: { ...endPlaceStay(trip, next, ids, nextIds), feature_type: 'end_place' },
   };
   const stops = trip.stops.map((s, i) => ({
     type: 'Feature',
@@ -139,18 +178,7 @@ export function tripToGeojson(
     type: 'FeatureCollection',
     id: ids.trip,
     features: [startPlace, endPlace, ...stops, ...sections],
-    properties: {
-      source: trip.source,
-      ...timeFields('start', trip.startTs, tz),
-      ...timeFields('end', trip.endTs, tz),
-      start_loc: point(trip.startLoc),
-      end_loc: point(trip.endLoc),
-      duration: trip.duration,
-      distance: trip.distance,
-      start_place: oid(ids.startPlace),
-      end_place: oid(ids.endPlace),
-      feature_type: 'trip',
-    },
+    properties: { ...tripFields(trip, ids), feature_type: 'trip' },
   };
 }
 
