@@ -56,19 +56,10 @@ function offsetSeconds(ts: number, timeZone: string): number | undefined {
   const key = `${timeZone}|${quarter}`;
   const known = offsets.get(key);
   if (known !== undefined) return known;
-  const f = formatterFor(timeZone);
-  if (!f) return undefined;
   const start = quarter * QUARTER_HOUR_S;
-  const parts: Record<string, string> = {};
-  for (const p of f.formatToParts(new Date(start * 1000))) parts[p.type] = p.value;
-  const wallAsUtc = Date.UTC(
-    Number(parts['year']),
-    Number(parts['month']) - 1,
-    Number(parts['day']),
-    Number(parts['hour']),
-    Number(parts['minute']),
-    Number(parts['second']),
-  );
+  const wall = localDateByIntl(start, timeZone);
+  if (!wall) return undefined;
+  const wallAsUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
   const offset = wallAsUtc / 1000 - start;
   if (offsets.size >= MAX_REMEMBERED_OFFSETS) offsets.clear();
   offsets.set(key, offset);
@@ -93,7 +84,7 @@ export function localDate(ts: number, timeZone: string): LocalDate | undefined {
   };
 }
 
-/** Intl's answer for one instant, field by field: what localDate must equal (used by its test). */
+/** Intl's answer for one instant, field by field: the source of the remembered offsets, and what localDate must equal. */
 export function localDateByIntl(ts: number, timeZone: string): LocalDate | undefined {
   const f = formatterFor(timeZone);
   if (!f) return undefined;
@@ -119,8 +110,7 @@ function pad(n: number, width = 2): string {
 export function isoLocal(ts: number, timeZone: string): string | undefined {
   const ld = localDate(ts, timeZone);
   if (!ld) return undefined;
-  const wallAsUtc = Date.UTC(ld.year, ld.month - 1, ld.day, ld.hour, ld.minute, ld.second);
-  const offsetMinutes = Math.round((wallAsUtc - Math.floor(ts) * 1000) / 60_000);
+  const offsetMinutes = Math.round((offsetSeconds(ts, timeZone) as number) / 60);
   const micros = Math.round((ts - Math.floor(ts)) * 1e6);
   const fraction = micros === 0 ? '' : `.${pad(Math.min(micros, 999_999), 6)}`;
   const sign = offsetMinutes < 0 ? '-' : '+';
