@@ -1,5 +1,6 @@
-import type { Message, Producer, RecordMetadata } from 'kafkajs';
+import type { Producer, RecordMetadata } from 'kafkajs';
 import { DependencyUnavailableError } from '../../../shared/errors/index.js';
+import { sendChunked } from '../../../shared/kafka/index.js';
 import { valueSubject, type AvroCodec } from '../../../shared/schema-registry/index.js';
 import { toUsercacheRecord, type UsercacheEntry } from '../../../shared/events/index.js';
 
@@ -15,9 +16,6 @@ export interface PublisherDeps {
   /** Milliseconds a put waits for Kafka before answering 503 (config `kafka.ack_timeout_ms`). @defaultValue 60000 */
   sendTimeoutMs?: number;
 }
-
-/** Bytes of record values per produce request: well under the topic's max.message.bytes (4 MiB). */
-const CHUNK_BYTES = 1024 * 1024;
 
 function isInfrastructureError(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
@@ -58,27 +56,11 @@ export function createUsercachePublisher({
         const work = (async () => {
           await ensureConnected();
           const encode = await codec.encoderFor(subject);
-          // Chunks of at most CHUNK_BYTES go one after the other (one request of this put in flight keeps the
-          // idempotent producer's sequence simple); each chunk is encoded while the previous one is on the wire.
-          const acks: RecordMetadata[] = [];
-          let inFlight: Promise<RecordMetadata[]> | undefined;
-          let chunk: Message[] = [];
-          let bytes = 0;
-          const flush = async () => {
-            if (inFlight) acks.push(...(await inFlight));
-            inFlight = producer.send({ topic, acks: -1, messages: chunk, timeout: sendTimeoutMs });
-            chunk = [];
-            bytes = 0;
-          };
-          for (const e of entries) {
-            const value = encode(toUsercacheRecord(userId, e, receivedTs));
-            if (bytes + value.length > CHUNK_BYTES && chunk.length > 0) await flush();
-            chunk.push({ key: userId, value });
-            bytes += value.length;
-          }
-          await flush();
-          acks.push(...(await (inFlight as Promise<RecordMetadata[]>)));
-          return acks;
+          // Lazy: each chunk is encoded while the previous one is on the wire.
+          const messages = (function* () {
+            for (const e of entries) yield { key: userId, value: encode(toUsercacheRecord(userId, e, receivedTs)) };
+          })();
+          return sendChunked(producer, topic, messages, { timeout: sendTimeoutMs });
         })();
         const timeout = new Promise<never>((_, reject) => {
           timer = setTimeout(
