@@ -5,7 +5,7 @@ import { startGateway, type RunningGateway } from '../../test/helpers/gateway.js
 import { intakeLogDir, startConverter, startTripBuilder } from '../../test/helpers/pipeline.js';
 import { DAY_OF, loadGroundTruth, loadRealDay, phoneEntries, REAL_DAYS } from '../../test/helpers/real-days.js';
 import { pushEntries, settledTrips, timeline as timelineOf, tripShape as shape } from '../../test/helpers/trips.js';
-import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
+import { createTestEnv, serviceEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
 import type { RunningConverter } from '../converter/run-converter.js';
 import { matches, type ReferenceTrip } from './domain/timeline/evaluate.js';
 import type { RunningTripBuilder } from './run-trip-builder.js';
@@ -36,14 +36,7 @@ const settled = (user: string, day: string, n: number) => settledTrips(gw, user,
 /** The operator CLI, as `npx itinera`, pointed at this test's keyspace and topics. */
 const cli = (args: string[]) =>
   execFileSync(process.execPath, ['--import', 'tsx', join(process.cwd(), 'services/cli/main.ts'), ...args], {
-    env: {
-      ...process.env,
-      KAFKA_BROKERS: env.config.kafka.brokers.join(','),
-      CASSANDRA_CONTACT_POINTS: env.config.cassandra.contactPoints.join(','),
-      CASSANDRA_KEYSPACE: env.config.cassandra.keyspace,
-      SCHEMA_REGISTRY_URL: env.config.schemaRegistry.url,
-      ITINERA_TOPIC_PREFIX: env.config.kafka.topicPrefix,
-    },
+    env: serviceEnv(env),
   }).toString();
 
 const reference = new Map<string, any[]>();

@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupName, topicName } from '../../shared/events/index.js';
 import { createIdempotentProducer, groupProgress } from '../../shared/kafka/index.js';
-import { valueSubject } from '../../shared/schema-registry/index.js';
 import { createErrorTimeseries, createTimeseriesReader } from '../../shared/timeseries/index.js';
-import { loadRealEntries, makeBatch, toPhoneRecord } from '../../bench/load.js';
+import { loadRealEntries, makeBatch } from '../../bench/load.js';
 import type { RunningConverter } from '../../services/converter/run-converter.js';
-import { startConverter } from '../helpers/pipeline.js';
+import { startConverter, usercacheMessages } from '../helpers/pipeline.js';
 import { startPrivateServer, type PrivateServer } from '../helpers/private-server.js';
 import { sharedDataDir } from '../helpers/shared-data.js';
 import { createTestEnv, waitFor, type TestEnv } from '../helpers/test-env.js';
@@ -50,13 +49,11 @@ describe('Cassandra stops during conversion', () => {
           expected[key] = (expected[key] ?? 0) + 1;
         }
         for (let i = 0; i < batch.length; i += 1000) {
-          const messages = await Promise.all(
-            batch.slice(i, i + 1000).map(async (e) => ({
-              key: user,
-              value: await env.codec.encode(valueSubject(topic), toPhoneRecord(user, e)),
-            })),
-          );
-          await producer.send({ topic, acks: -1, messages });
+          await producer.send({
+            topic,
+            acks: -1,
+            messages: await usercacheMessages(env, user, batch.slice(i, i + 1000)),
+          });
           // Paced like phones, so the outage falls in the middle of the stream rather than after it.
           await new Promise((r) => setTimeout(r, 200));
         }

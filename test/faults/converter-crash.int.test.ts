@@ -1,20 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupName, topicName } from '../../shared/events/index.js';
 import { createIdempotentProducer, groupProgress } from '../../shared/kafka/index.js';
-import { valueSubject } from '../../shared/schema-registry/index.js';
 import { createTimeseriesReader } from '../../shared/timeseries/index.js';
-import { loadRealEntries, makeBatch, toPhoneRecord } from '../../bench/load.js';
+import { loadRealEntries, makeBatch } from '../../bench/load.js';
+import { startServiceProcess, usercacheMessages } from '../helpers/pipeline.js';
 import { sharedDataDir } from '../helpers/shared-data.js';
 import { createTestEnv, waitFor, type TestEnv } from '../helpers/test-env.js';
 
 const ENTRIES = 100_000;
 const USERS = 10;
-const root = resolve(import.meta.dirname, '..', '..');
 const logDir = mkdtempSync(join(tmpdir(), 'itinera-crash-'));
 const outFile = join(logDir, 'converter.out');
 
@@ -26,20 +24,7 @@ afterAll(async () => {
   await env.dispose();
 });
 
-function startConverterProcess(): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', join(root, 'services/converter/main.ts'), '0'], {
-    env: {
-      ...process.env,
-      KAFKA_BROKERS: env.config.kafka.brokers.join(','),
-      CASSANDRA_CONTACT_POINTS: env.config.cassandra.contactPoints.join(','),
-      SCHEMA_REGISTRY_URL: env.config.schemaRegistry.url,
-      ITINERA_TOPIC_PREFIX: env.config.kafka.topicPrefix,
-      CASSANDRA_KEYSPACE: env.config.cassandra.keyspace,
-      ITINERA_INTAKE_LOG_DIR: logDir,
-    },
-    stdio: ['ignore', openSync(outFile, 'a'), openSync(outFile, 'a')],
-  });
-}
+const startConverterProcess = () => startServiceProcess(env, 'services/converter/main.ts', outFile, logDir);
 
 describe('converter crashes', () => {
   it('When the converter is SIGKILLed three times while 100,000 entries stream through, then exactly 100,000 rows exist, counted by key', async () => {
@@ -63,13 +48,11 @@ describe('converter crashes', () => {
           expected[key] = (expected[key] ?? 0) + 1;
         }
         for (let i = 0; i < batch.length; i += 2500) {
-          const messages = await Promise.all(
-            batch.slice(i, i + 2500).map(async (e) => ({
-              key: user,
-              value: await env.codec.encode(valueSubject(topic), toPhoneRecord(user, e)),
-            })),
-          );
-          await producer.send({ topic, acks: -1, messages });
+          await producer.send({
+            topic,
+            acks: -1,
+            messages: await usercacheMessages(env, user, batch.slice(i, i + 2500)),
+          });
         }
       }
     })();

@@ -1,18 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupName, topicName } from '../../shared/events/index.js';
 import { groupProgress } from '../../shared/kafka/index.js';
 import type { RunningConverter } from '../../services/converter/run-converter.js';
 import { startGateway, type RunningGateway } from '../helpers/gateway.js';
-import { startConverter, startTripBuilder } from '../helpers/pipeline.js';
+import { startConverter, startServiceProcess, startTripBuilder } from '../helpers/pipeline.js';
 import { DAY_OF, loadGroundTruth, phoneEntries, REAL_DAYS } from '../helpers/real-days.js';
 import { createTestEnv, waitFor, type TestEnv } from '../helpers/test-env.js';
 import { pushEntries, settledTrips, timeline, tripShape } from '../helpers/trips.js';
 
-const root = resolve(import.meta.dirname, '..', '..');
 const logDir = mkdtempSync(join(tmpdir(), 'itinera-trip-crash-'));
 const outFile = join(logDir, 'trip-builder.out');
 
@@ -31,20 +29,7 @@ afterAll(async () => {
   await env?.dispose();
 });
 
-function startTripBuilderProcess(): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', join(root, 'services/trip-builder/main.ts'), '0'], {
-    env: {
-      ...process.env,
-      KAFKA_BROKERS: env.config.kafka.brokers.join(','),
-      CASSANDRA_CONTACT_POINTS: env.config.cassandra.contactPoints.join(','),
-      SCHEMA_REGISTRY_URL: env.config.schemaRegistry.url,
-      ITINERA_TOPIC_PREFIX: env.config.kafka.topicPrefix,
-      CASSANDRA_KEYSPACE: env.config.cassandra.keyspace,
-      ITINERA_INTAKE_LOG_DIR: logDir,
-    },
-    stdio: ['ignore', openSync(outFile, 'a'), openSync(outFile, 'a')],
-  });
-}
+const startTripBuilderProcess = () => startServiceProcess(env, 'services/trip-builder/main.ts', outFile, logDir);
 
 /** Trips without their ids: a user's trip ids differ between users by design. */
 const withoutIds = (trips: any[]) => tripShape(trips).map(({ id: _id, ...rest }) => rest);

@@ -1,6 +1,11 @@
-import { mkdtempSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import type { Message } from 'kafkajs';
+import { topicName } from '../../shared/events/index.js';
+import { valueSubject } from '../../shared/schema-registry/index.js';
+import { toPhoneRecord, type PhoneEntry } from '../../bench/load.js';
 import { createIntakeLog } from '../../shared/logger/intake-log.js';
 import { createErrorTimeseries, createTimeseriesReader } from '../../shared/timeseries/index.js';
 import type { ConverterDeps } from '../../services/converter/handler.js';
@@ -9,7 +14,9 @@ import { createTimeseriesWriter } from '../../services/converter/store/cassandra
 import { runTripBuilder, type RunningTripBuilder } from '../../services/trip-builder/run-trip-builder.js';
 import { createCassandraTripStore } from '../../services/trip-builder/store/cassandra-trip-store.js';
 import { createUsercacheDocuments } from '../../services/trip-builder/store/cassandra-usercache-documents.js';
-import type { TestEnv } from './test-env.js';
+import { serviceEnv, type TestEnv } from './test-env.js';
+
+const repoRoot = resolve(import.meta.dirname, '..', '..');
 
 const intakeDir = mkdtempSync(join(tmpdir(), 'itinera-intake-'));
 
@@ -42,4 +49,22 @@ export function startTripBuilder(env: TestEnv, worker = 0): Promise<RunningTripB
 
 export function intakeLogDir(): string {
   return intakeDir;
+}
+
+/** A service's main.ts as its own process (so a test can SIGKILL it), output appended to `outFile`. */
+export function startServiceProcess(env: TestEnv, script: string, outFile: string, logDir: string): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', join(repoRoot, script), '0'], {
+    env: serviceEnv(env, { ITINERA_INTAKE_LOG_DIR: logDir }),
+    stdio: ['ignore', openSync(outFile, 'a'), openSync(outFile, 'a')],
+  });
+}
+
+/** Phone entries as the gateway would publish them for `user`: keyed by user, Avro-encoded for the usercache topic. */
+export async function usercacheMessages(
+  env: TestEnv,
+  user: string,
+  entries: readonly PhoneEntry[],
+): Promise<Message[]> {
+  const encode = await env.codec.encoderFor(valueSubject(topicName(env.config.kafka.topicPrefix, 'usercache')));
+  return entries.map((e) => ({ key: user, value: encode(toPhoneRecord(user, e)) }));
 }

@@ -96,3 +96,16 @@ export function cleanupAfterTest(fn: () => Promise<unknown>): void {
     await fn();
   });
 }
+
+/** The environment a service process or the CLI needs to run against this test's servers, topics and keyspace. */
+export function serviceEnv(env: TestEnv, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    KAFKA_BROKERS: env.config.kafka.brokers.join(','),
+    CASSANDRA_CONTACT_POINTS: env.config.cassandra.contactPoints.join(','),
+    CASSANDRA_KEYSPACE: env.config.cassandra.keyspace,
+    SCHEMA_REGISTRY_URL: env.config.schemaRegistry.url,
+    ITINERA_TOPIC_PREFIX: env.config.kafka.topicPrefix,
+    ...extra,
+  };
+}
