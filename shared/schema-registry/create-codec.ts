@@ -63,7 +63,12 @@ export function createAvroCodec(registry: SchemaRegistry): AvroCodec {
       return type;
     });
 
-  async function encoderFor(subject: string): Promise<(value: unknown) => Buffer> {
+  // One encoder (and so one pool) per subject, shared by every caller: encode() is synchronous, so concurrent puts
+  // never write the same region, and a one-record call does not allocate a fresh 1 MiB pool.
+  const encoders = new Map<string, Promise<(value: unknown) => Buffer>>();
+  const encoderFor = (subject: string) => remember(encoders, subject, () => buildEncoder(subject));
+
+  async function buildEncoder(subject: string): Promise<(value: unknown) => Buffer> {
     const id = await schemaId(subject);
     const type = await typeOf(id);
     let pool = Buffer.allocUnsafe(POOL_BYTES);
@@ -91,6 +96,7 @@ export function createAvroCodec(registry: SchemaRegistry): AvroCodec {
 
   return {
     async encode(subject, value) {
+      // A copy, so a record kept for long does not keep its whole pool alive.
       return Buffer.from((await encoderFor(subject))(value));
     },
     encoderFor,
