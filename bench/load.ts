@@ -1,3 +1,4 @@
+import type { Config } from '../shared/config/index.js';
 import { toUsercacheRecord, type UsercacheEntry, type UsercacheRecord } from '../shared/events/index.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -74,4 +75,17 @@ export function toUsercacheEntry(e: PhoneEntry): UsercacheEntry {
 /** The usercache record the gateway would publish for a phone entry. */
 export function toPhoneRecord(userId: string, e: PhoneEntry): UsercacheRecord {
   return toUsercacheRecord(userId, toUsercacheEntry(e), Date.now() / 1000);
+}
+
+/** The environment of a service process the benchmark or the soak starts: its topics, keyspace, port and logs. */
+export function serviceProcessEnv(config: Config, logDir: string, gatewayPort: number): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    ITINERA_TOPIC_PREFIX: config.kafka.topicPrefix,
+    CASSANDRA_KEYSPACE: config.cassandra.keyspace,
+    WEBSERVER_PORT: String(gatewayPort),
+    WEBSERVER_HOST: '127.0.0.1',
+    ITINERA_LOG_DIR: logDir,
+    ITINERA_INTAKE_LOG_DIR: logDir,
+  };
 }

@@ -28,6 +28,7 @@ import {
   makeBatch,
   percentile,
   residentMb,
+  serviceProcessEnv,
   toPhoneRecord,
   toUsercacheEntry,
   type PhoneEntry,
@@ -52,15 +53,7 @@ function benchConfig(tag: string): Config {
 }
 
 function envFor(config: Config, logDir: string): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    ITINERA_TOPIC_PREFIX: config.kafka.topicPrefix,
-    CASSANDRA_KEYSPACE: config.cassandra.keyspace,
-    WEBSERVER_PORT: String(GATEWAY_PORT),
-    WEBSERVER_HOST: '127.0.0.1',
-    ITINERA_LOG_DIR: logDir,
-    ITINERA_INTAKE_LOG_DIR: logDir,
-  };
+  return serviceProcessEnv(config, logDir, GATEWAY_PORT);
 }
 
 /** BENCH_CPU_PROF_DIR: each service process writes a V8 CPU profile there (see bench/summarize-profile.ts). */

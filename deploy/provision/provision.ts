@@ -36,7 +36,7 @@ export async function provision(config: Config): Promise<ProvisionReport> {
   await admin.connect();
   let topics: number;
   try {
-    topics = await ensureTopics(admin, config.kafka.topicPrefix, config.kafka.partitions);
+    topics = await ensureTopics(admin, config.kafka.topicPrefix, config.kafka.partitions, logger);
   } finally {
     await admin.disconnect();
   }

@@ -168,13 +168,15 @@ async function main(argv: string[]): Promise<number> {
             codec: s.codec,
             topicPrefix: s.config.kafka.topicPrefix,
             waitMs: Number(values['wait-seconds'] ?? 120) * 1000,
-            onProgress: (done, total) => process.stdout.write(`replayed ${done}/${total}\n`),
+            onProgress: (sent) => process.stdout.write(`replayed ${sent}\n`),
           });
           process.stdout.write('key\treplayed\tmoved\tstill failing\n');
           for (const [key, c] of Object.entries(report.byKey))
             process.stdout.write(`${key}\t${c.replayed}\t${c.moved}\t${c.stillFailing}\n`);
           if (report.notReplayable > 0)
-            process.stdout.write(`${report.notReplayable} undecodable records cannot be replayed\n`);
+            process.stdout.write(
+              `${report.notReplayable} dead letters cannot be replayed: no phone entry (undecodable records, failed trip rebuilds) or stored without their payload (see 'itinera errors')\n`,
+            );
           if (!report.caughtUp)
             process.stdout.write(
               'the converter did not catch up in time: is `itinera intake` running? counts are provisional\n',

@@ -1,14 +1,15 @@
-import type { Admin, Producer } from 'kafkajs';
+import { createHash } from 'node:crypto';
+import type { Admin, Message, Producer } from 'kafkajs';
 import { groupName, topicName, type UsercacheRecord } from '../../shared/events/index.js';
 import { groupProgress, sendChunked } from '../../shared/kafka/index.js';
 import { valueSubject, type AvroCodec } from '../../shared/schema-registry/index.js';
-import type { DeadLetter, ErrorTimeseries } from '../../shared/timeseries/index.js';
+import { isReplayable, type DeadLetter, type ErrorTimeseries } from '../../shared/timeseries/index.js';
 import { REPLAY_HEADER } from './handler.js';
 
 export interface ReplayReport {
   /** Per metadata.key: how many were replayed, moved to the timeseries, and still failing. */
   byKey: Record<string, { replayed: number; moved: number; stillFailing: number }>;
-  /** Dead letters that cannot be replayed (the record itself was not decodable). */
+  /** Dead letters that cannot be replayed (see isReplayable): undecodable, failed trip rebuilds, no payload. */
   notReplayable: number;
   /** False when the converter did not catch up within the wait; counts are then provisional. */
   caughtUp: boolean;
@@ -22,48 +23,75 @@ export interface ReplayDeps {
   topicPrefix: string;
   /** Milliseconds to wait for the converter to process the replayed entries. @defaultValue 120000 */
   waitMs?: number;
-  onProgress?: (done: number, total: number) => void;
+  /** Called after each group of letters is sent, with how many have been sent so far. */
+  onProgress?: (sent: number) => void;
 }
 
+/**
+ * A letter's identity, hashed: what the report needs to tell "still failing" from "moved" once the converter has
+ * caught up. 16 bytes of digest per letter, not the letter, so a million dead letters fit in a few tens of MB.
+ */
 function identity(l: Pick<DeadLetter, 'user_id' | 'key' | 'write_ts' | 'type'>): string {
-  return `${l.user_id}|${l.key}|${l.write_ts}|${l.type}`;
+  return createHash('sha256')
+    .update(`${l.user_id}\u0000${l.key}\u0000${l.write_ts}\u0000${l.type}`)
+    .digest('base64url')
+    .slice(0, 22);
 }
+
+/** Letters held before they are sent: at most this many, or this many bytes (a letter can hold a 4 MiB entry). */
+const LETTERS_PER_SEND = 200;
+const BYTES_PER_SEND = 8 * 1024 * 1024;
 
 /**
  * The spec's fix_usercache_processing: every dead letter goes back into the usercache topic (marked as a replay),
  * the converter tries it again, and what converts now leaves the error table. Safe to repeat until no errors
  * remain: a replayed entry that converts is upserted by identity, one that fails again overwrites its error row.
+ * Dead letters are streamed (paged reads, sent in small groups): an error table of any size replays in bounded
+ * memory, only the letters' hashed identities are kept for the report.
  */
 export async function replayDeadLetters(deps: ReplayDeps): Promise<ReplayReport> {
   const usercache = topicName(deps.topicPrefix, 'usercache');
-  const letters: DeadLetter[] = [];
-  for await (const l of deps.errors.all()) letters.push(l);
-  const replayable = letters.filter((l) => l.key !== '(undecodable)');
-  const report: ReplayReport = { byKey: {}, notReplayable: letters.length - replayable.length, caughtUp: true };
-  if (replayable.length === 0) return report;
-
-  for (let i = 0; i < replayable.length; i += 1000) {
-    const chunk = replayable.slice(i, i + 1000);
-    const messages = await Promise.all(
-      chunk.map(async (l) => ({
-        key: l.user_id,
-        headers: { [REPLAY_HEADER]: '1' },
-        value: await deps.codec.encode(valueSubject(usercache), {
-          // The dead letter keeps the entry exactly as published, so the replay is the same record again.
-          user_id: l.user_id,
-          key: l.key,
-          type: l.type,
-          write_ts: l.write_ts,
-          platform: (JSON.parse(l.metadata_json) as { platform?: string }).platform ?? null,
-          received_ts: Date.now() / 1000,
-          metadata_json: l.metadata_json,
-          data_json: l.data_json,
-        } satisfies UsercacheRecord),
-      })),
-    );
-    await sendChunked(deps.producer, usercache, messages);
-    deps.onProgress?.(Math.min(i + 1000, replayable.length), replayable.length);
+  const report: ReplayReport = { byKey: {}, notReplayable: 0, caughtUp: true };
+  const replayedKeys = new Map<string, string>();
+  const encode = await deps.codec.encoderFor(valueSubject(usercache));
+  let pending: Message[] = [];
+  let pendingBytes = 0;
+  const flush = async () => {
+    if (pending.length === 0) return;
+    await sendChunked(deps.producer, usercache, pending);
+    pending = [];
+    pendingBytes = 0;
+    deps.onProgress?.(replayedKeys.size);
+  };
+  for await (const l of deps.errors.all()) {
+    // A letter stored without its payload holds a placeholder, not the entry: replaying it would only convert the
+    // placeholder and fail again, so it is counted and left to the operator like the other letters of no entry.
+    if (!isReplayable(l)) {
+      report.notReplayable += 1;
+      continue;
+    }
+    replayedKeys.set(identity(l), l.key);
+    const message = {
+      key: l.user_id,
+      headers: { [REPLAY_HEADER]: '1' },
+      value: encode({
+        // The dead letter keeps the entry exactly as published, so the replay is the same record again.
+        user_id: l.user_id,
+        key: l.key,
+        type: l.type,
+        write_ts: l.write_ts,
+        platform: platformOf(l.metadata_json),
+        received_ts: Date.now() / 1000,
+        metadata_json: l.metadata_json,
+        data_json: l.data_json,
+      } satisfies UsercacheRecord),
+    };
+    pending.push(message);
+    pendingBytes += message.value.length;
+    if (pending.length >= LETTERS_PER_SEND || pendingBytes >= BYTES_PER_SEND) await flush();
   }
+  await flush();
+  if (replayedKeys.size === 0) return report;
 
   // Wait until the converter group has committed up to the end of the topic as it was after the replay.
   const group = groupName(deps.topicPrefix, 'converter');
@@ -81,13 +109,28 @@ export async function replayDeadLetters(deps: ReplayDeps): Promise<ReplayReport>
     await new Promise((r) => setTimeout(r, 250));
   }
 
-  const remaining = new Set<string>();
-  for await (const l of deps.errors.all()) remaining.add(identity(l));
-  for (const l of replayable) {
-    const counts = (report.byKey[l.key] ??= { replayed: 0, moved: 0, stillFailing: 0 });
-    counts.replayed += 1;
-    if (remaining.has(identity(l))) counts.stillFailing += 1;
-    else counts.moved += 1;
+  const byKey = new Map<string, { replayed: number; moved: number; stillFailing: number }>();
+  const countsOf = (key: string) =>
+    byKey.get(key) ?? byKey.set(key, { replayed: 0, moved: 0, stillFailing: 0 }).get(key)!;
+  for (const key of replayedKeys.values()) countsOf(key).replayed += 1;
+  for await (const l of deps.errors.all()) {
+    const id = identity(l);
+    const key = replayedKeys.get(id);
+    if (key === undefined) continue;
+    countsOf(key).stillFailing += 1;
+    replayedKeys.delete(id);
   }
+  for (const counts of byKey.values()) counts.moved = counts.replayed - counts.stillFailing;
+  report.byKey = Object.fromEntries(byKey);
   return report;
+}
+
+/** The platform the entry was pushed from; a letter whose metadata does not parse is replayed without one. */
+function platformOf(metadataJson: string): string | null {
+  try {
+    const platform = (JSON.parse(metadataJson) as { platform?: unknown } | null)?.platform;
+    return typeof platform === 'string' ? platform : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,14 +1,16 @@
 import Koa from 'koa';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Config } from '../../shared/config/index.js';
 import type { TimeseriesReader } from '../../shared/timeseries/index.js';
 import type { GatewayState } from './gateway-state.js';
 import type { UsercachePublisher } from './ingest/kafka-usercache-publisher.js';
 import { callLog } from './middleware/call-log.js';
 import { errorHandler } from './middleware/error-handler.js';
+import { BodyBudget } from './middleware/body-budget.js';
 import { parseJsonBody, readBody } from './middleware/json-body.js';
 import { normalizePath } from './middleware/normalize-path.js';
 import { putAdmission } from './middleware/put-admission.js';
+import { routeMatch } from './middleware/route-match.js';
 import { healthRoutes, type DependencyProbe } from './routes/health.js';
 import { profileRoutes } from './routes/profile.js';
 import { resultRoutes } from './routes/results.js';
@@ -38,6 +40,8 @@ export interface GatewayDeps {
 
 const PHONE_ROOTS = ['profile', 'usercache', 'timeline', 'pipeline', 'datastreams', 'result'];
 const MONITORING_PATHS = new Set(['/health', '/ready', '/metrics']);
+/** The routes that carry phone data and take `body_limit_mb`; every other route takes `other_body_limit_kb`. */
+const PUT_ROUTES: ReadonlySet<string> = new Set(['/usercache/put', '/usercache/putone']);
 
 /** The phone API as a Koa app, not yet listening: main.ts listens on the configured port, tests on port 0. */
 export function createApp(deps: GatewayDeps): Koa<GatewayState> {
@@ -57,25 +61,6 @@ export function createApp(deps: GatewayDeps): Koa<GatewayState> {
     registers: [metrics],
   });
 
-  const app = new Koa<GatewayState>();
-  app.proxy = true;
-  app.use(normalizePath({ knownRoots: PHONE_ROOTS }));
-  const logged = callLog({ webLog: deps.webLog, stdout });
-  app.use(async (ctx, next) => (MONITORING_PATHS.has(ctx.path) ? next() : logged(ctx, next)));
-  app.use(async (ctx, next) => {
-    const end = calls.startTimer();
-    try {
-      await next();
-    } finally {
-      // Route templates, not raw paths, keep the label set small (getTrips/<date> would be unbounded).
-      end({ path: ctx.path.replace(/\/\d{4}-\d{2}-\d{2}$/, '/:day'), status: String(ctx.status) });
-    }
-  });
-  app.use(errorHandler({ stdout }));
-  app.use(readBody({ limitBytes: deps.config.webserver.bodyLimitBytes }));
-  app.use(putAdmission({ maxConcurrent: deps.config.webserver.maxConcurrentPuts }));
-  app.use(parseJsonBody());
-
   const identify = { auth: deps.config.webserver, users: deps.users };
   const routers = [
     healthRoutes({ probes: deps.probes, metrics }),
@@ -87,10 +72,60 @@ export function createApp(deps: GatewayDeps): Koa<GatewayState> {
       webLog: deps.webLog,
       onAccepted: (n) => accepted.inc(n),
     }),
-    resultRoutes({ ...identify, diary: deps.diary, timeseries: deps.timeseries, pipeline: deps.pipeline }),
-    metricsRoutes({ ...identify, diary: deps.diary }),
+    resultRoutes({
+      ...identify,
+      diary: deps.diary,
+      timeseries: deps.timeseries,
+      pipeline: deps.pipeline,
+      limits: deps.config.webserver,
+    }),
+    metricsRoutes({ ...identify, diary: deps.diary, limits: deps.config.webserver }),
   ];
-  for (const router of routers) app.use(router.routes()).use(router.allowedMethods());
+  const web = deps.config.webserver;
+  // The body budget is split so that puts, however many and large, never leave the other calls (a few KB each,
+  // and how a phone learns its trips) without room: a quarter is theirs alone.
+  const putBodies = new BodyBudget(Math.floor(web.bodyBudgetBytes * 0.75));
+  const callBodies = new BodyBudget(web.bodyBudgetBytes - putBodies.limitBytes);
+  new Gauge({
+    name: 'itinera_gateway_body_bytes_held',
+    help: 'Request body bytes the gateway holds, by budget (puts, other calls)',
+    labelNames: ['budget'],
+    registers: [metrics],
+    collect() {
+      this.set({ budget: 'puts' }, putBodies.heldBytes);
+      this.set({ budget: 'calls' }, callBodies.heldBytes);
+    },
+  });
+
+  const app = new Koa<GatewayState>();
+  app.proxy = true;
+  app.use(normalizePath({ knownRoots: PHONE_ROOTS }));
+  const logged = callLog({ webLog: deps.webLog, stdout });
+  app.use(async (ctx, next) => (MONITORING_PATHS.has(ctx.path) ? next() : logged(ctx, next)));
+  app.use(async (ctx, next) => {
+    const end = calls.startTimer();
+    try {
+      await next();
+    } finally {
+      // Route templates, never raw paths: a label per path sent would let any client grow the registry.
+      end({ path: ctx.state.route ?? 'unmatched', status: String(ctx.status) });
+    }
+  });
+  app.use(errorHandler({ stdout }));
+  app.use(routeMatch({ routers }));
+  app.use(
+    readBody({
+      boundsFor: (route) =>
+        PUT_ROUTES.has(route)
+          ? { limitBytes: web.bodyLimitBytes, budget: putBodies }
+          : { limitBytes: web.otherBodyLimitBytes, budget: callBodies },
+      idleTimeoutMs: web.bodyIdleTimeoutMs,
+      minBytesPerSecond: web.bodyMinBytesPerSecond,
+    }),
+  );
+  app.use(putAdmission({ maxConcurrent: web.maxConcurrentPuts, maxWaitingBytes: web.putQueueBytes }));
+  app.use(parseJsonBody());
+  for (const router of routers) app.use(router.routes());
   // Koa's default error listener prints to stderr; ours already printed the stack to stdout (the spec's place).
   app.on('error', () => undefined);
   return app;

@@ -33,7 +33,7 @@ async function main(): Promise<void> {
 
   const app = createApp({
     config,
-    users: createCassandraUserStore(cql),
+    users: createCassandraUserStore(cql, { cacheEntries: config.webserver.userCacheEntries }),
     profiles: createCassandraProfileStore(cql),
     documents: createCassandraDocumentReader(cql),
     diary: createCassandraDiaryReader(cql),

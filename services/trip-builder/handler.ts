@@ -1,6 +1,8 @@
 import type { EachBatchPayload } from 'kafkajs';
+import { isOutage } from '../../shared/errors/classify.js';
 import type { Logger } from '../../shared/logger/index.js';
 import type { AvroCodec } from '../../shared/schema-registry/index.js';
+import { storeDeadLetter, TRIP_BUILDER_ERROR_KEY, type ErrorTimeseries } from '../../shared/timeseries/index.js';
 import { OBSERVED_KEYS } from './domain/observations.js';
 import { rebuildUser, type RebuildDeps } from './rebuild-user.js';
 
@@ -14,10 +16,17 @@ interface TimeseriesRecord {
 export interface TripBuilderDeps extends RebuildDeps {
   codec: AvroCodec;
   logger: Logger;
+  /** Where a user whose rebuild fails for good is recorded (key TRIP_BUILDER_ERROR_KEY), for an operator. */
+  errors: ErrorTimeseries;
   onRebuilt?: (userId: string, trips: number) => void;
+  /** The rebuild rules; a new version of them is how a rebuild bug gets fixed. @defaultValue rebuildUser */
+  rebuild?: typeof rebuildUser;
 }
 
 const OBSERVED: ReadonlySet<string> = new Set(Object.values(OBSERVED_KEYS));
+
+/** Characters of a failed rebuild's reason written to the log. */
+const LOGGED_REASON_CHARS = 2000;
 
 /** Users of one batch rebuilt concurrently. */
 const REBUILDS_AT_ONCE = 8;
@@ -39,12 +48,27 @@ export function createTripBatchHandler(deps: TripBuilderDeps) {
   }: EachBatchPayload) => {
     if (batch.messages.length === 0 || !isRunning() || isStale()) return;
     const earliest = new Map<string, number>();
+    const firstOffset = new Map<string, number>();
     for (const message of batch.messages) {
       if (!message.value) continue;
-      const record = await deps.codec.decode<TimeseriesRecord>(message.value);
+      let record: TimeseriesRecord;
+      try {
+        record = await deps.codec.decode<TimeseriesRecord>(message.value);
+      } catch (err) {
+        if (isOutage(err)) throw err;
+        // Not a converted entry (the converter writes every one of them): nothing to rebuild from it.
+        deps.logger.error('Undecodable timeseries record skipped', {
+          partition: batch.partition,
+          offset: message.offset,
+          error: err instanceof Error ? err.message : String(err),
+        });
+        continue;
+      }
       if (!OBSERVED.has(record.key) || record.data_ts === null) continue;
       earliest.set(record.user_id, Math.min(earliest.get(record.user_id) ?? Infinity, record.data_ts));
+      if (!firstOffset.has(record.user_id)) firstOffset.set(record.user_id, Number(message.offset));
     }
+    const rebuild = deps.rebuild ?? rebuildUser;
     // Users are independent and each appears once here, so several rebuild at once: a rebuild mostly waits on
     // Cassandra, and a batch after an evening of syncs holds hundreds of users.
     const users = [...earliest];
@@ -53,7 +77,26 @@ export function createTripBatchHandler(deps: TripBuilderDeps) {
       while (next < users.length) {
         const [userId, from] = users[next++]!;
         const started = performance.now();
-        const result = await rebuildUser(deps, userId, from);
+        let result: Awaited<ReturnType<typeof rebuildUser>>;
+        try {
+          result = await rebuild(deps, userId, from);
+        } catch (err) {
+          // An outage is retried with the whole batch. Anything else is this user's data or a bug the data
+          // reveals: retrying cannot help and would stall every other user of the partition, so it is recorded
+          // where an operator sees it, and the batch goes on. The next observation of the user, or
+          // `itinera reset-pipeline -u`, rebuilds from the same saved resume point once the cause is fixed.
+          if (isOutage(err)) throw err;
+          await recordFailedRebuild(deps, {
+            userId,
+            from,
+            error: err,
+            topic: batch.topic,
+            partition: batch.partition,
+            offset: firstOffset.get(userId) ?? -1,
+          });
+          await heartbeat();
+          continue;
+        }
         deps.logger.debug('Rebuilt trips', {
           user: userId,
           trips: result.trips,
@@ -68,4 +111,38 @@ export function createTripBatchHandler(deps: TripBuilderDeps) {
     resolveOffset(batch.messages[batch.messages.length - 1]!.offset);
     await commitOffsetsIfNecessary();
   };
+}
+
+/**
+ * One error-timeseries row per user and failed window start (a retry of the same batch overwrites it). Written with
+ * storeDeadLetter, like the converter's dead letters: if Cassandra refuses the row itself (an error message too
+ * large for a request), a reduced row is stored instead of failing the batch, which kafkajs would retry for ever.
+ */
+async function recordFailedRebuild(
+  deps: TripBuilderDeps,
+  failure: { userId: string; from: number; error: unknown; topic: string; partition: number; offset: number },
+): Promise<void> {
+  const { userId, from, error } = failure;
+  const reason = `trip rebuild failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+  deps.logger.error('Trip rebuild failed; user skipped, partition goes on', {
+    user: userId,
+    fromTs: from,
+    partition: failure.partition,
+    offset: failure.offset,
+    // The whole reason is in the error row; an error message can embed data, so the log line keeps its start.
+    reason: reason.length > LOGGED_REASON_CHARS ? `${reason.slice(0, LOGGED_REASON_CHARS)}…` : reason,
+  });
+  await storeDeadLetter(deps, {
+    user_id: userId,
+    key: TRIP_BUILDER_ERROR_KEY,
+    type: 'message',
+    write_ts: from,
+    reason,
+    source_topic: failure.topic,
+    source_partition: failure.partition,
+    source_offset: failure.offset,
+    failed_ts: deps.now(),
+    metadata_json: JSON.stringify({ key: TRIP_BUILDER_ERROR_KEY, type: 'message', write_ts: from }),
+    data_json: JSON.stringify({ earliest_new_data_ts: from, stack: error instanceof Error ? error.stack : undefined }),
+  });
 }

@@ -3,7 +3,7 @@ import { loadConfig } from '../../shared/config/index.js';
 import { createKafka } from '../../shared/kafka/index.js';
 import { createIntakeLog, createLogger } from '../../shared/logger/index.js';
 import { createAvroCodec, createSchemaRegistry } from '../../shared/schema-registry/index.js';
-import { createTimeseriesReader } from '../../shared/timeseries/index.js';
+import { createErrorTimeseries, createTimeseriesReader } from '../../shared/timeseries/index.js';
 import { runTripBuilder } from './run-trip-builder.js';
 import { createCassandraTripStore } from './store/cassandra-trip-store.js';
 import { createUsercacheDocuments } from './store/cassandra-usercache-documents.js';
@@ -21,6 +21,7 @@ async function main(): Promise<void> {
     timeseries: createTimeseriesReader(cql),
     trips: createCassandraTripStore(cql),
     documents: createUsercacheDocuments(cql),
+    errors: createErrorTimeseries(cql),
     topicPrefix: config.kafka.topicPrefix,
     logger,
     pipelineLog: createIntakeLog(config.log.intakeDir, worker, 'info', 'trips'),

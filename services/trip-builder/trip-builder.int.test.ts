@@ -17,7 +17,8 @@ let converter: RunningConverter;
 let builder: RunningTripBuilder;
 
 beforeAll(async () => {
-  env = await createTestEnv();
+  // k = 1: the metrics test checks the aggregate of its single user (production withholds bins under 5 users).
+  env = await createTestEnv({ WEBSERVER_AGGREGATE_MIN_USERS: '1' });
   gw = await startGateway(env);
   converter = await startConverter(env);
   builder = await startTripBuilder(env);

@@ -1,6 +1,7 @@
 import type cassandra from 'cassandra-driver';
 import { consistencies, type CassandraClient } from './create-client.js';
 import { DependencyUnavailableError } from '../errors/index.js';
+import { isOutage } from '../errors/classify.js';
 
 export type Params = cassandra.ArrayOrObject;
 
@@ -9,17 +10,12 @@ export interface Statement {
   params: Params;
 }
 
-/** Driver errors that mean "the cluster did not answer", as opposed to a bad query. */
-function isUnavailable(err: unknown): boolean {
-  const name = err instanceof Error ? err.name : '';
-  return (
-    ['NoHostAvailableError', 'OperationTimedOutError', 'ResponseError', 'BusyConnectionError'].includes(name) &&
-    !/Invalid|Syntax|Unconfigured|Undefined/i.test(err instanceof Error ? err.message : '')
-  );
-}
-
+/**
+ * An outage (no host, a timeout, too few replicas: see isOutage) becomes a DependencyUnavailableError, which callers
+ * retry; any other driver error (an invalid or oversized request) is thrown as it is, so callers can tell it apart.
+ */
 function wrap(err: unknown, query: string): never {
-  if (isUnavailable(err))
+  if (isOutage(err))
     throw new DependencyUnavailableError('Cassandra did not answer', { cause: err, details: { query } });
   throw err;
 }

@@ -1,2 +1,3 @@
 export * from './create-client.js';
 export * from './execute.js';
+export * from './event-loop.js';

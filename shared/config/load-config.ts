@@ -18,6 +18,23 @@ export interface Config {
     /** `skip` is the spec's "dummy-dev" mode: the token is the user name. @defaultValue `skip` */
     readonly auth: AuthMethod;
     readonly aggregateCallAuth: AggregateCallAuth;
+    /**
+     * k of the aggregate metrics: a value computed from fewer distinct users is withheld, so a "public" aggregate
+     * never tells one person's travel. @defaultValue 5
+     */
+    readonly aggregateMinUsers: number;
+    /** Section rows one metrics scan (a user's, or the aggregate) may read; beyond, the call is a 400. @defaultValue 500 000 */
+    readonly metricsMaxSections: number;
+    /**
+     * Most entries one `find_entries` answers (e-mission: 250,000). An answer that would hold more is a 400 naming
+     * this limit; `max_entries` with `first` or `last` reads only what it keeps. @defaultValue 100 000
+     */
+    readonly findEntriesMax: number;
+    /**
+     * Most bytes of entries one `find_entries` answers (`find_entries_max_mb`): an entry can be 1.5 MiB, so the count
+     * alone would allow gigabytes. Reading stops there, with a 400 naming the limit. @defaultValue 64 MiB
+     */
+    readonly findEntriesMaxBytes: number;
     /** Largest accepted request body, in bytes. A 10,000-entry put is about 6 MB. @defaultValue 64 MiB */
     readonly bodyLimitBytes: number;
     /**
@@ -26,6 +43,25 @@ export interface Config {
      * the limit beyond that anyway. @defaultValue 2
      */
     readonly maxConcurrentPuts: number;
+    /** Largest body of every call but the puts, in bytes: they carry a token and a query. @defaultValue 1 MiB */
+    readonly otherBodyLimitBytes: number;
+    /**
+     * Body bytes the gateway holds at once across all requests (being read, waiting for a put slot, or being
+     * processed). Beyond it a request is answered 503 with Retry-After before its body is read. @defaultValue 256 MiB
+     */
+    readonly bodyBudgetBytes: number;
+    /** Bytes of puts waiting for a processing slot; beyond it a put is answered 503. @defaultValue 128 MiB */
+    readonly putQueueBytes: number;
+    /**
+     * A body that sends nothing for this long is cut off (408), and so is one that, after this long, has averaged
+     * less than `bodyMinBytesPerSecond`: a client trickling bytes cannot hold a socket and its budget for ever.
+     * @defaultValue 60 000 ms
+     */
+    readonly bodyIdleTimeoutMs: number;
+    /** Slowest average upload accepted once `bodyIdleTimeoutMs` has passed (a slow 2G link does 2 KB/s). @defaultValue 512 */
+    readonly bodyMinBytesPerSecond: number;
+    /** Token to user lookups remembered (LRU). @defaultValue 100 000 */
+    readonly userCacheEntries: number;
     /** Token prefixes accepted in `secret` mode (`conf/net/auth/secret_list.json`). */
     readonly secretPrefixes: readonly string[];
     /** Tokens accepted in `token_list` mode (`conf/net/auth/token_list.json`). */
@@ -102,6 +138,13 @@ function asPositive(name: string, value: unknown): number {
   return n;
 }
 
+function asPositiveInteger(name: string, value: unknown): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new ConfigError(`${name} must be a positive integer, got ${String(value)}`);
+  return n;
+}
+
 function asList(name: string, value: unknown): string[] {
   const items = Array.isArray(value) ? value.map(String) : asString(name, value).split(',');
   const list = items.map((s) => s.trim()).filter(Boolean);
@@ -151,6 +194,25 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
         pick('WEBSERVER_AGGREGATE_CALL_AUTH', env, web['aggregate_call_auth'], 'no_auth'),
         ['no_auth', 'user_only', 'never'] as const,
       ),
+      aggregateMinUsers: asPositiveInteger(
+        'WEBSERVER_AGGREGATE_MIN_USERS',
+        pick('WEBSERVER_AGGREGATE_MIN_USERS', env, web['aggregate_min_users'], 5),
+      ),
+      metricsMaxSections: asPositiveInteger(
+        'WEBSERVER_METRICS_MAX_SECTIONS',
+        pick('WEBSERVER_METRICS_MAX_SECTIONS', env, web['metrics_max_sections'], 500_000),
+      ),
+      findEntriesMax: asPositiveInteger(
+        'WEBSERVER_FIND_ENTRIES_MAX',
+        pick('WEBSERVER_FIND_ENTRIES_MAX', env, web['find_entries_max'], 100_000),
+      ),
+      findEntriesMaxBytes:
+        asPositive(
+          'WEBSERVER_FIND_ENTRIES_MAX_MB',
+          pick('WEBSERVER_FIND_ENTRIES_MAX_MB', env, web['find_entries_max_mb'], 64),
+        ) *
+        1024 *
+        1024,
       bodyLimitBytes:
         asPositive('WEBSERVER_BODY_LIMIT_MB', pick('WEBSERVER_BODY_LIMIT_MB', env, web['body_limit_mb'], 64)) *
         1024 *
@@ -158,6 +220,32 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
       maxConcurrentPuts: asPositive(
         'WEBSERVER_MAX_CONCURRENT_PUTS',
         pick('WEBSERVER_MAX_CONCURRENT_PUTS', env, web['max_concurrent_puts'], 2),
+      ),
+      otherBodyLimitBytes:
+        asPositive(
+          'WEBSERVER_OTHER_BODY_LIMIT_KB',
+          pick('WEBSERVER_OTHER_BODY_LIMIT_KB', env, web['other_body_limit_kb'], 1024),
+        ) * 1024,
+      bodyBudgetBytes:
+        asPositive('WEBSERVER_BODY_BUDGET_MB', pick('WEBSERVER_BODY_BUDGET_MB', env, web['body_budget_mb'], 256)) *
+        1024 *
+        1024,
+      putQueueBytes:
+        asPositive('WEBSERVER_PUT_QUEUE_MB', pick('WEBSERVER_PUT_QUEUE_MB', env, web['put_queue_mb'], 128)) *
+        1024 *
+        1024,
+      bodyIdleTimeoutMs:
+        asPositive(
+          'WEBSERVER_BODY_IDLE_TIMEOUT_S',
+          pick('WEBSERVER_BODY_IDLE_TIMEOUT_S', env, web['body_idle_timeout_s'], 60),
+        ) * 1000,
+      bodyMinBytesPerSecond: asPositive(
+        'WEBSERVER_BODY_MIN_RATE_BPS',
+        pick('WEBSERVER_BODY_MIN_RATE_BPS', env, web['body_min_rate_bps'], 512),
+      ),
+      userCacheEntries: asPositive(
+        'WEBSERVER_USER_CACHE_ENTRIES',
+        pick('WEBSERVER_USER_CACHE_ENTRIES', env, web['user_cache_entries'], 100_000),
       ),
       secretPrefixes: Array.isArray(secrets['client_secret_list']) ? secrets['client_secret_list'].map(String) : [],
       tokenList: Array.isArray(tokens['tokens']) ? tokens['tokens'].map(String) : [],

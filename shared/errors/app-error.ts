@@ -8,6 +8,9 @@ export const errorCodes = [
   'VALIDATION_FAILED',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
+  'METHOD_NOT_ALLOWED',
+  'BODY_TIMEOUT',
+  'OVERLOADED',
   'AUTH_MISSING',
   'AUTH_FORBIDDEN',
   'NOT_FOUND',
@@ -20,6 +23,8 @@ export type ErrorCode = (typeof errorCodes)[number];
 export interface AppErrorOptions {
   cause?: unknown;
   details?: Readonly<Record<string, unknown>>;
+  /** HTTP headers the answer must carry (`Allow` on a 405). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export abstract class AppError extends Error {
@@ -27,11 +32,13 @@ export abstract class AppError extends Error {
   abstract readonly status: number;
   abstract readonly retriable: boolean;
   readonly details: Readonly<Record<string, unknown>>;
+  readonly headers: Readonly<Record<string, string>>;
 
   constructor(message: string, options: AppErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.details = options.details ?? {};
+    this.headers = options.headers ?? {};
   }
 }
 
@@ -59,6 +66,27 @@ export class UnsupportedMediaTypeError extends AppError {
   readonly code = 'UNSUPPORTED_MEDIA_TYPE';
   readonly status = 415;
   readonly retriable = false;
+}
+
+/** A known path called with a method it does not serve; the answer's `Allow` header lists those it does. */
+export class MethodNotAllowedError extends AppError {
+  readonly code = 'METHOD_NOT_ALLOWED';
+  readonly status = 405;
+  readonly retriable = false;
+}
+
+/** The client stopped sending its body, or sent it too slowly to ever finish. The connection is closed. */
+export class BodyTimeoutError extends AppError {
+  readonly code = 'BODY_TIMEOUT';
+  readonly status = 408;
+  readonly retriable = false;
+}
+
+/** The gateway itself is at a limit (bodies in flight, puts waiting): nothing was read or stored; retry later. */
+export class OverloadedError extends AppError {
+  readonly code = 'OVERLOADED';
+  readonly status = 503;
+  readonly retriable = true;
 }
 
 /** No `user` token in the body. */

@@ -2,3 +2,4 @@ export * from './create-kafka.js';
 export * from './group-progress.js';
 export * from './send-chunked.js';
 export * from './create-worker-consumer.js';
+export * from './send-separating-refusals.js';

@@ -23,8 +23,19 @@ export function formatAsctime(epochMs: number): string {
   return `${localDate(epochMs)},${pad(Math.floor(epochMs % 1000), 3)}`;
 }
 
+/**
+ * Control characters (line breaks above all), DEL and the Unicode line separators written as escapes: a value
+ * that came from a request (a token, a key, a path) must never start a new line that looks like the server's own.
+ */
+export function escapeForLog(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
 export function startLine(epochMicros: number, method: string, path: string): string {
-  return `START ${formatMicros(epochMicros)} ${method} ${path}`;
+  return `START ${formatMicros(epochMicros)} ${escapeForLog(method)} ${escapeForLog(path)}`;
 }
 
 /** With no user known, the uuid field is empty (two spaces), as e-mission prints it. */
@@ -35,7 +46,7 @@ export function endLine(
   userUuid: string | null,
   durationSeconds: number,
 ): string {
-  return `END ${formatMicros(epochMicros)} ${method} ${path} ${userUuid ?? ''} ${durationSeconds}`;
+  return `END ${formatMicros(epochMicros)} ${escapeForLog(method)} ${escapeForLog(path)} ${userUuid ?? ''} ${durationSeconds}`;
 }
 
 /** Python logging's level names, which e-mission's logs carry. */
@@ -43,5 +54,5 @@ const PYTHON_LEVELS: Record<string, string> = { error: 'ERROR', warn: 'WARNING',
 
 /** `<asctime>:<LEVEL>:<thread_id>:<message>`, Python's `%(asctime)s:%(levelname)s:%(thread)d:%(message)s`. */
 export function webLogLine(epochMs: number, level: string, threadId: number, message: string): string {
-  return `${formatAsctime(epochMs)}:${PYTHON_LEVELS[level] ?? level.toUpperCase()}:${threadId}:${message}`;
+  return `${formatAsctime(epochMs)}:${PYTHON_LEVELS[level] ?? level.toUpperCase()}:${threadId}:${escapeForLog(message)}`;
 }

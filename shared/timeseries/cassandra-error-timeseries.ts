@@ -15,10 +15,40 @@ export interface DeadLetter {
   data_json: string;
 }
 
+/**
+ * metadata.key of the rows that record a user whose trip rebuild failed (not an entry: nothing to replay through
+ * the converter; the user is rebuilt by its next observation or `itinera reset-pipeline -u`).
+ */
+export const TRIP_BUILDER_ERROR_KEY = 'pipeline/trip-builder';
+
+/**
+ * How the reason of a dead letter stored without its payload begins (store-dead-letter.ts writes it when Cassandra
+ * refuses the whole letter). Its metadata and data are then a placeholder, not the entry, so replaying it would
+ * send that placeholder through the converter. The reason is the marker because only the workers write it (it
+ * never starts with client text) and it needs no new column.
+ */
+export const PAYLOAD_OMITTED_REASON = 'payload omitted: ';
+
+/** True when the letter was stored without its payload (see PAYLOAD_OMITTED_REASON). */
+export function isPayloadOmitted(letter: Pick<DeadLetter, 'reason'>): boolean {
+  return letter.reason.startsWith(PAYLOAD_OMITTED_REASON);
+}
+
+/**
+ * Whether fix-usercache-processing can send the letter through the converter again: only a phone entry kept whole.
+ * Not an undecodable record, a failed trip rebuild (no entry), or a letter stored without its payload.
+ */
+export function isReplayable(letter: Pick<DeadLetter, 'key' | 'reason'>): boolean {
+  return letter.key !== '(undecodable)' && letter.key !== TRIP_BUILDER_ERROR_KEY && !isPayloadOmitted(letter);
+}
+
+/** Rows per page when reading dead letters: each can hold an entry of up to 4 MiB, so pages stay small. */
+const LETTERS_PER_PAGE = 50;
+
 export interface ErrorTimeseries {
   insert(letter: DeadLetter): Promise<void>;
   remove(userId: string, key: string, writeTs: number, type: string): Promise<void>;
-  /** Every dead letter, page by page (operator tooling: the table is small by nature). */
+  /** Every dead letter, streamed page by page (LETTERS_PER_PAGE rows in memory at a time). */
   all(): AsyncGenerator<DeadLetter>;
   countByKey(): Promise<Record<string, number>>;
 }
@@ -27,6 +57,8 @@ export function createErrorTimeseries(cql: Cql): ErrorTimeseries {
   async function* all(): AsyncGenerator<DeadLetter> {
     for await (const r of cql.iterate(
       'SELECT user_id, key, write_ts, type, reason, source_topic, source_partition, source_offset, failed_ts, metadata, data FROM error_timeseries',
+      [],
+      LETTERS_PER_PAGE,
     )) {
       yield {
         user_id: String(r['user_id']),
@@ -72,9 +104,13 @@ export function createErrorTimeseries(cql: Cql): ErrorTimeseries {
     },
     all,
     async countByKey() {
-      const counts: Record<string, number> = {};
-      for await (const l of all()) counts[l.key] = (counts[l.key] ?? 0) + 1;
-      return counts;
+      // Keys only: the payloads are not read to count them. A Map, since a key may be `__proto__`.
+      const counts = new Map<string, number>();
+      for await (const r of cql.iterate('SELECT key FROM error_timeseries')) {
+        const key = String(r['key']);
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+      return Object.fromEntries(counts);
     },
   };
 }

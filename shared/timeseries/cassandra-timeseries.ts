@@ -1,4 +1,6 @@
-import type { Cql, Statement } from '../cassandra/index.js';
+import pLimit from 'p-limit';
+import { type Cql, ROWS_PER_TURN, type Statement, yieldToEventLoop } from '../cassandra/index.js';
+import { ValidationError } from '../errors/index.js';
 
 /** A timeseries entry as stored: its identity, its times, and the whole document as JSON. */
 export interface StoredEntry {
@@ -75,58 +77,211 @@ export function upsertStatements(e: StoredEntry): RowWrite[] {
   return rows;
 }
 
+export interface FindOptions {
+  /**
+   * Most entries returned: the earliest, or with `newestFirst` the latest, in ascending time order either way.
+   * Reading stops once they are found, so a long range costs what it returns, not what it holds.
+   */
+  limit?: number;
+  newestFirst?: boolean;
+  /** (key, day) partitions a call may touch; beyond, a ValidationError naming the limit. @defaultValue no limit */
+  maxPartitions?: number;
+  /** Partition reads in flight at once. @defaultValue 4 */
+  concurrency?: number;
+  /**
+   * UTF-8 bytes of entries a call may hold: reading stops, with the ValidationError of `entriesTooLarge`, as soon
+   * as the entries found exceed it. A count limit alone lets 100,000 entries of 1.5 MiB each into memory.
+   * @defaultValue no limit
+   */
+  maxBytes?: number;
+}
+
+/** A stored entry's JSON and its value of the time key it was read by (stored in its row: no parsing needed). */
+export interface TimedEntry {
+  ts: number;
+  json: string;
+}
+
+/** The refusal of an answer past `maxBytes`: a 400 naming the limit, in MB as `webserver.find_entries_max_mb`. */
+export function entriesTooLarge(maxBytes: number): ValidationError {
+  const mb = Math.round((maxBytes / 1024 / 1024) * 1000) / 1000;
+  return new ValidationError(
+    `the matching entries hold more than ${mb} MB, the most one call returns; ask a shorter range or fewer keys, or max_entries with trunc_method first or last`,
+    { details: { limit_mb: mb } },
+  );
+}
+
 export interface TimeseriesReader {
   /** Entries of one user, for the given keys (all keys when null), with `timeKey` in [start, end], sorted by it. */
-  find(userId: string, keys: readonly string[] | null, timeKey: TimeKey, start: number, end: number): Promise<string[]>;
+  find(
+    userId: string,
+    keys: readonly string[] | null,
+    timeKey: TimeKey,
+    start: number,
+    end: number,
+    options?: FindOptions,
+  ): Promise<string[]>;
+  /** As `find`, each entry with its time (`timeKey`'s value), for callers that merge entries of several sources. */
+  findTimed(
+    userId: string,
+    keys: readonly string[] | null,
+    timeKey: TimeKey,
+    start: number,
+    end: number,
+    options?: FindOptions,
+  ): Promise<TimedEntry[]>;
   /** How many entries of each key a user has (operator tooling and tests). */
   countByKey(userId: string): Promise<Record<string, number>>;
 }
 
+/** Day numbers are CQL ints; callers may pass "end of time" bounds far beyond them. */
+const clampDay = (day: number) => Math.max(-(2 ** 31), Math.min(2 ** 31 - 1, day));
+
+interface Row {
+  t: number;
+  entry: string;
+}
+
+/** One partition being merged: its next row, and the rest. */
+interface Cursor {
+  rows: AsyncGenerator<Row, void>;
+  head: Row;
+}
+
 export function createTimeseriesReader(cql: Cql): TimeseriesReader {
+  /** The days holding data of the wanted keys in [start, end], each with its keys, in day order. */
   async function partitions(
     userId: string,
     keys: readonly string[] | null,
     timeKey: TimeKey,
     start: number,
     end: number,
-  ) {
-    const rs = await cql.read('SELECT key, day FROM timeseries_days WHERE user_id = ?', [userId]);
+    maxPartitions = Infinity,
+  ): Promise<Map<number, string[]>> {
     const prefix = timeKey === 'data.ts' ? '#data.ts#' : '';
-    const wanted = keys ? new Set(keys.map((k) => prefix + k)) : null;
-    return rs.rows
-      .map((r) => ({ key: String(r['key']), day: Number(r['day']) }))
-      .filter((p) => (wanted ? wanted.has(p.key) : p.key.startsWith('#') === (prefix !== '')))
-      .filter((p) => p.day >= dayOf(start) && p.day <= dayOf(end))
-      .map((p) => ({ key: p.key.slice(prefix.length), day: p.day }));
+    const [fromDay, toDay] = [clampDay(dayOf(start)), clampDay(dayOf(end))];
+    const byDay = new Map<number, string[]>();
+    let count = 0;
+    const add = (key: string, day: number) => {
+      if (++count > maxPartitions) {
+        throw new ValidationError(
+          `the range touches more than ${maxPartitions} days of data; ask a shorter range or fewer keys`,
+          { details: { limit_partitions: maxPartitions } },
+        );
+      }
+      const list = byDay.get(day);
+      if (list) list.push(key);
+      else byDay.set(day, [key]);
+    };
+    if (keys) {
+      // (key, day) is the clustering order: each key's days in range are one slice of the user's partition.
+      for (const key of new Set(keys)) {
+        for await (const r of cql.iterate(
+          'SELECT day FROM timeseries_days WHERE user_id = ? AND key = ? AND day >= ? AND day <= ?',
+          [userId, prefix + key, fromDay, toDay],
+          5000,
+        )) {
+          add(key, Number(r['day']));
+        }
+      }
+    } else {
+      for await (const r of cql.iterate('SELECT key, day FROM timeseries_days WHERE user_id = ?', [userId], 5000)) {
+        const key = String(r['key']);
+        const day = Number(r['day']);
+        if (key.startsWith('#') !== (prefix !== '') || (prefix && !key.startsWith(prefix))) continue;
+        if (day >= fromDay && day <= toDay) add(key.slice(prefix.length), day);
+      }
+    }
+    return new Map([...byDay.entries()].sort(([a], [b]) => a - b));
+  }
+
+  async function findTimed(
+    userId: string,
+    keys: readonly string[] | null,
+    timeKey: TimeKey,
+    start: number,
+    end: number,
+    options: FindOptions = {},
+  ): Promise<TimedEntry[]> {
+    const { limit = Infinity, newestFirst = false, maxPartitions, concurrency = 4, maxBytes = Infinity } = options;
+    const byDay = await partitions(userId, keys, timeKey, start, end, maxPartitions);
+    const order = newestFirst ? 'DESC' : 'ASC';
+    const query =
+      timeKey === 'data.ts'
+        ? `SELECT data_ts AS t, entry FROM timeseries_by_data_ts WHERE user_id = ? AND key = ? AND day = ? AND data_ts >= ? AND data_ts <= ? ORDER BY data_ts ${order}`
+        : `SELECT write_ts AS t, entry FROM timeseries WHERE user_id = ? AND key = ? AND day = ? AND write_ts >= ? AND write_ts <= ? ORDER BY write_ts ${order}`;
+    const reads = pLimit(concurrency);
+    const pageSize = Math.max(1, Math.min(2000, limit));
+
+    async function* rowsOf(key: string, day: number): AsyncGenerator<Row, void> {
+      for await (const r of cql.iterate(query, [userId, key, day, start, end], pageSize)) {
+        yield { t: Number(r['t']), entry: String(r['entry']) };
+      }
+    }
+    async function openDay(day: number): Promise<Cursor[]> {
+      const cursors = await Promise.all(
+        (byDay.get(day) ?? []).map(async (key) => {
+          const rows = rowsOf(key, day);
+          const first = await reads(() => rows.next());
+          return first.done ? undefined : ({ rows, head: first.value } satisfies Cursor);
+        }),
+      );
+      return cursors.filter((c): c is Cursor => c !== undefined);
+    }
+
+    // Days in order; within a day, the keys' partitions merged by time (each is sorted), holding one page per
+    // key. The next few days are opened ahead so their first pages arrive while this one is merged.
+    const days = [...byDay.keys()];
+    if (newestFirst) days.reverse();
+    const ahead: Promise<Cursor[]>[] = [];
+    const openAhead = (i: number) => {
+      while (ahead.length < concurrency && i + ahead.length < days.length) {
+        const opened = openDay(days[i + ahead.length]!);
+        opened.catch(() => undefined); // awaited below; abandoned when the limit is reached first
+        ahead.push(opened);
+      }
+    };
+    const before = (a: number, b: number) => (newestFirst ? a > b : a < b);
+    const found: TimedEntry[] = [];
+    let handled = 0;
+    let bytes = 0;
+    for (let i = 0; i < days.length && found.length < limit; i++) {
+      openAhead(i);
+      const cursors = await ahead.shift()!;
+      while (cursors.length > 0 && found.length < limit) {
+        let best = 0;
+        for (let c = 1; c < cursors.length; c++) if (before(cursors[c]!.head.t, cursors[best]!.head.t)) best = c;
+        const cursor = cursors[best]!;
+        found.push({ ts: cursor.head.t, json: cursor.head.entry });
+        // +1: the comma that joins it into the answer.
+        bytes += Buffer.byteLength(cursor.head.entry) + 1;
+        if (bytes > maxBytes) throw entriesTooLarge(maxBytes);
+        const next = await reads(() => cursor.rows.next());
+        if (next.done) cursors.splice(best, 1);
+        else cursor.head = next.value;
+        if (++handled % ROWS_PER_TURN === 0) await yieldToEventLoop();
+      }
+    }
+    return newestFirst ? found.reverse() : found;
   }
 
   return {
-    async find(userId, keys, timeKey, start, end) {
-      const parts = await partitions(userId, keys, timeKey, start, end);
-      const query =
-        timeKey === 'data.ts'
-          ? 'SELECT data_ts AS t, entry FROM timeseries_by_data_ts WHERE user_id = ? AND key = ? AND day = ? AND data_ts >= ? AND data_ts <= ?'
-          : 'SELECT write_ts AS t, entry FROM timeseries WHERE user_id = ? AND key = ? AND day = ? AND write_ts >= ? AND write_ts <= ?';
-      const found: { t: number; entry: string }[] = [];
-      await Promise.all(
-        parts.map(async (p) => {
-          for await (const row of cql.iterate(query, [userId, p.key, p.day, start, end], 5000)) {
-            found.push({ t: Number(row['t']), entry: String(row['entry']) });
-          }
-        }),
-      );
-      return found.sort((a, b) => a.t - b.t).map((f) => f.entry);
+    findTimed,
+    async find(userId, keys, timeKey, start, end, options) {
+      return (await findTimed(userId, keys, timeKey, start, end, options)).map((e) => e.json);
     },
     async countByKey(userId) {
-      const parts = await partitions(userId, null, 'metadata.write_ts', 0, Number.MAX_SAFE_INTEGER);
+      const byDay = await partitions(userId, null, 'metadata.write_ts', 0, Number.MAX_SAFE_INTEGER);
       const counts: Record<string, number> = {};
-      for (const p of parts) {
-        const rs = await cql.read('SELECT COUNT(*) AS n FROM timeseries WHERE user_id = ? AND key = ? AND day = ?', [
-          userId,
-          p.key,
-          p.day,
-        ]);
-        counts[p.key] = (counts[p.key] ?? 0) + Number(rs.rows[0]?.['n'] ?? 0);
+      for (const [day, keys] of byDay) {
+        for (const key of keys) {
+          const rs = await cql.read('SELECT COUNT(*) AS n FROM timeseries WHERE user_id = ? AND key = ? AND day = ?', [
+            userId,
+            key,
+            day,
+          ]);
+          counts[key] = (counts[key] ?? 0) + Number(rs.rows[0]?.['n'] ?? 0);
+        }
       }
       return counts;
     },

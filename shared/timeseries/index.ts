@@ -1,2 +1,3 @@
 export * from './cassandra-timeseries.js';
 export * from './cassandra-error-timeseries.js';
+export * from './store-dead-letter.js';

@@ -1,12 +1,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createErrorTimeseries, createTimeseriesReader } from '../../shared/timeseries/index.js';
 import { acceptPutEntries, PutRejection } from '../../services/gateway/domain/put-entries.js';
-import type { RunningConverter } from '../../services/converter/run-converter.js';
-import { startGateway, type RunningGateway } from '../helpers/gateway.js';
-import { startConverter } from '../helpers/pipeline.js';
+import type { RunningGateway } from '../helpers/gateway.js';
 import { topicSize } from '../helpers/read-topic.js';
-import { createTestEnv, waitFor, type TestEnv } from '../helpers/test-env.js';
+import { waitFor, type TestEnv } from '../helpers/test-env.js';
+import { entry, request, wellFormedEntry } from './arbitraries.js';
+import { startBadInputStack, type BadInputStack } from './bad-input-stack.js';
 
 /**
  * The whole API under hostile and broken clients: whatever arrives, the gateway answers, never with a 5xx; a
@@ -14,203 +13,19 @@ import { createTestEnv, waitFor, type TestEnv } from '../helpers/test-env.js';
  * odd its payload, ends in the timeseries or the error timeseries, once.
  */
 
+let stack: BadInputStack;
 let env: TestEnv;
 let gw: RunningGateway;
-let converter: RunningConverter;
-const uuids = new Map<string, string>();
+let uuids: ReadonlyMap<string, string>;
+const identities = (user: string, list: unknown) => stack.identities(user, list);
 
 beforeAll(async () => {
-  env = await createTestEnv();
-  gw = await startGateway(env);
-  converter = await startConverter(env);
-  for (const token of ['alice@example.org', 'bob@example.org']) {
-    uuids.set(token, (await gw.post('/profile/create', { user: token })).body.uuid as string);
-  }
+  stack = await startBadInputStack();
+  ({ env, gw, uuids } = stack);
 });
 afterAll(async () => {
-  await converter?.stop();
-  await gw?.close();
-  await env?.dispose();
+  await stack?.stop();
 });
-
-const PATHS = [
-  '/profile/create',
-  '/profile/get',
-  '/profile/update',
-  '/usercache/put',
-  '/usercache/putone',
-  '/usercache/get',
-  '/timeline/getTrips/2016-06-15',
-  '/timeline/getTrips/2016-13-45',
-  '/timeline/getTrips/yesterday',
-  '/pipeline/get_complete_ts',
-  '/pipeline/get_range_ts',
-  '/datastreams/find_entries/timestamp',
-  '/datastreams/find_entries/local_date',
-  '/result/metrics/timestamp',
-  '/result/metrics/local_date',
-  '/result/metrics/yyyy_mm_dd',
-  '//usercache//put',
-  '/usercache/put/../get',
-  '/no/such/endpoint',
-];
-
-const hostileStrings = fc.constantFrom(
-  "'; DROP TABLE users; --",
-  '" OR 1=1 --',
-  '{"$gt": ""}',
-  '../../etc/passwd',
-  '\u0000',
-  '\ud800',
-  'ユーザー@例え.jp',
-  '😀'.repeat(50),
-  '<script>alert(1)</script>',
-  'a'.repeat(600),
-  '',
-  ' ',
-);
-
-const token = fc.oneof(
-  fc.constantFrom('alice@example.org', 'bob@example.org', 'nobody@example.org'),
-  hostileStrings,
-  fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.integer(),
-  fc.constant(null),
-  fc.array(fc.string(), { maxLength: 2 }),
-  fc.object({ maxDepth: 1 }),
-);
-
-const oddNumber = fc.oneof(
-  fc.double(),
-  fc.integer(),
-  fc.constantFrom(0, -1, -1e300, 1e300, 1e11, 1440688707, 1440688707867, 1e16, Number.MAX_SAFE_INTEGER, 5e-324),
-);
-
-const oddValue = fc.oneof(oddNumber, hostileStrings, fc.boolean(), fc.constant(null), fc.constant([]));
-
-/** Entries whose envelope is often valid and whose payload is anything: what reaches the converter. */
-const entry = fc.oneof(
-  fc.record({
-    metadata: fc.record(
-      {
-        key: fc.oneof(
-          fc.constantFrom(
-            'background/location',
-            'background/motion_activity',
-            'statemachine/transition',
-            'background/battery',
-            'config/consent',
-            'manual/mode_confirm',
-          ),
-          hostileStrings,
-          oddValue,
-        ),
-        write_ts: fc.oneof(oddNumber, oddValue),
-        type: fc.oneof(fc.constantFrom('sensor-data', 'message', 'rw-document', 'document'), oddValue),
-        platform: fc.oneof(fc.constantFrom('android', 'ios'), oddValue),
-        time_zone: fc.oneof(fc.constantFrom('America/Denver', 'Europe/Paris'), hostileStrings),
-      },
-      { requiredKeys: ['key', 'write_ts'] },
-    ),
-    data: fc.oneof(
-      fc.dictionary(
-        fc.constantFrom('ts', 'latitude', 'longitude', 'accuracy', 'agb', 'agc', 'transition', 'battery_level_pct'),
-        oddValue,
-      ),
-      oddValue,
-    ),
-  }),
-  oddValue,
-  fc.anything({ maxDepth: 2 }),
-);
-
-/** Entries with a valid envelope and any payload at all: the gateway must take them, the converter judge them. */
-const wellFormedEntry = fc.record({
-  metadata: fc.record({
-    key: fc.constantFrom(
-      'background/location',
-      'background/filtered_location',
-      'background/motion_activity',
-      'statemachine/transition',
-      'background/battery',
-      'config/consent',
-      'manual/mode_confirm',
-      'stats/client_error',
-    ),
-    // Seconds and milliseconds, including far past and far future the phone clock may report.
-    write_ts: fc.oneof(
-      fc.double({ min: 1, max: 9.9e9, noNaN: true }),
-      fc.integer({ min: 1_000_000_000_000, max: 2_000_000_000_000 }),
-    ),
-    type: fc.constantFrom('sensor-data', 'message', 'rw-document'),
-    platform: fc.oneof(fc.constantFrom('android', 'ios'), oddValue),
-    time_zone: fc.oneof(fc.constantFrom('America/Denver', 'Europe/Paris', 'Asia/Kolkata'), hostileStrings),
-  }),
-  data: fc.dictionary(
-    fc.constantFrom(
-      'ts',
-      'latitude',
-      'longitude',
-      'accuracy',
-      'agb',
-      'agc',
-      'transition',
-      'currState',
-      'battery_level_pct',
-      'label',
-    ),
-    fc.oneof(oddValue, fc.string({ unit: 'binary', maxLength: 20 }), fc.object({ maxDepth: 1 })),
-  ),
-});
-
-const jsonBody = fc.record(
-  {
-    user: token,
-    phone_to_server: fc.oneof(fc.array(entry, { maxLength: 6 }), oddValue),
-    the_entry: entry,
-    key_list: fc.oneof(fc.array(fc.oneof(hostileStrings, fc.constant('background/location'))), oddValue),
-    start_time: oddValue,
-    end_time: oddValue,
-    max_entries: oddValue,
-    trunc_method: fc.oneof(fc.constantFrom('first', 'last', 'sample'), oddValue),
-    freq: fc.oneof(fc.constantFrom('D', 'M', 'DAILY', 'YEARLY'), oddValue),
-    metric_list: fc.oneof(fc.array(fc.constantFrom('count', 'distance', 'duration', 'nonsense')), oddValue),
-    update_doc: fc.oneof(fc.object({ maxDepth: 1 }), oddValue),
-  },
-  { requiredKeys: [] },
-);
-
-/** A request as sent on the wire: a body text, and a content type that is sometimes wrong. */
-const request = fc.record({
-  path: fc.constantFrom(...PATHS),
-  body: fc.oneof(
-    jsonBody.map((b) => JSON.stringify(b)),
-    fc.string({ unit: 'binary', maxLength: 80 }),
-    fc.constantFrom(
-      '{"user": "alice@example.org", "phone_to_server": [{"metadata": {"key": "k", "write_ts": NaN}, "data": {}}]}',
-      '{"user": "alice@example.org", "phone_to_server": [',
-      '[{"user": "alice@example.org"}]',
-      'null',
-      '"just a string"',
-      '{"user": "alice@example.org", "user": "bob@example.org"}',
-      '{"user": "alice@example.org", "__proto__": {"admin": true}}',
-    ),
-  ),
-  contentType: fc.constantFrom(
-    'application/json; charset=UTF-8',
-    'application/json',
-    'text/plain',
-    'application/x-www-form-urlencoded',
-    'multipart/form-data; boundary=x',
-  ),
-});
-
-/** The identity under which an accepted entry is stored: (user, type, key, write_ts in seconds). */
-function identities(user: string, list: unknown): string[] {
-  const accepted = acceptPutEntries(list, 50_000);
-  if (accepted instanceof PutRejection) return [];
-  return accepted.map((e) => `${user}|${e.type}|${e.key}|${e.writeTs}`);
-}
 
 describe('bad input over the whole API', () => {
   it('When hundreds of malformed, mistyped, hostile and odd requests arrive, then none gets a 5xx, every refusal names its problem, refused puts publish nothing, and every accepted entry ends in the timeseries or the error timeseries exactly once', async () => {
@@ -296,19 +111,7 @@ describe('bad input over the whole API', () => {
     stored.add(identities(uuids.get('alice@example.org') as string, twice)[0] as string);
 
     // Every entry answered 200 reaches the timeseries or the error timeseries, each identity once.
-    const reader = createTimeseriesReader(env.cql);
-    const errors = createErrorTimeseries(env.cql);
-    const count = async () => {
-      let n = 0;
-      for (const uuid of uuids.values()) {
-        n += Object.values(await reader.countByKey(uuid)).reduce((a, b) => a + b, 0);
-      }
-      for await (const _ of errors.all()) n += 1;
-      return n;
-    };
-    await waitFor(async () => ((await count()) >= stored.size ? true : undefined), 60_000, 'the converter');
-    await new Promise((r) => setTimeout(r, 1_000));
-    expect(await count()).toBe(stored.size);
+    expect(await stack.settledCount(stored.size)).toBe(stored.size);
     expect(published).toBeGreaterThanOrEqual(stored.size);
     // The run must have exercised both sides: refusals and acceptances.
     expect([...statuses.keys()].some((s) => s >= 400)).toBe(true);

@@ -54,7 +54,7 @@ export async function startGateway(
   });
   const app = createApp({
     config: env.config,
-    users: createCassandraUserStore(cql),
+    users: createCassandraUserStore(cql, { cacheEntries: env.config.webserver.userCacheEntries }),
     profiles: createCassandraProfileStore(cql),
     documents: createCassandraDocumentReader(cql),
     diary: createCassandraDiaryReader(cql),

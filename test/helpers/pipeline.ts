@@ -11,7 +11,11 @@ import { createErrorTimeseries, createTimeseriesReader } from '../../shared/time
 import type { ConverterDeps } from '../../services/converter/handler.js';
 import { runConverter, type RunningConverter } from '../../services/converter/run-converter.js';
 import { createTimeseriesWriter } from '../../services/converter/store/cassandra-timeseries-writer.js';
-import { runTripBuilder, type RunningTripBuilder } from '../../services/trip-builder/run-trip-builder.js';
+import {
+  runTripBuilder,
+  type RunningTripBuilder,
+  type RunTripBuilderDeps,
+} from '../../services/trip-builder/run-trip-builder.js';
 import { createCassandraTripStore } from '../../services/trip-builder/store/cassandra-trip-store.js';
 import { createUsercacheDocuments } from '../../services/trip-builder/store/cassandra-usercache-documents.js';
 import { serviceEnv, type TestEnv } from './test-env.js';
@@ -33,17 +37,23 @@ export function startConverter(env: TestEnv, convert?: ConverterDeps['convert'])
   });
 }
 
-/** A trip-builder worker on the test environment's servers, in this process. */
-export function startTripBuilder(env: TestEnv, worker = 0): Promise<RunningTripBuilder> {
+/** A trip-builder worker on the test environment's servers, in this process; `rebuild` replaces the rules. */
+export function startTripBuilder(
+  env: TestEnv,
+  worker = 0,
+  rebuild?: RunTripBuilderDeps['rebuild'],
+): Promise<RunningTripBuilder> {
   return runTripBuilder(env.kafka, {
     codec: env.codec,
     timeseries: createTimeseriesReader(env.cql),
     trips: createCassandraTripStore(env.cql),
     documents: createUsercacheDocuments(env.cql),
+    errors: createErrorTimeseries(env.cql),
     topicPrefix: env.config.kafka.topicPrefix,
     logger: env.logger,
     pipelineLog: createIntakeLog(intakeDir, worker, 'info', 'trips'),
     now: () => Date.now() / 1000,
+    ...(rebuild ? { rebuild } : {}),
   });
 }
 

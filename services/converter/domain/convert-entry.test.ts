@@ -119,6 +119,26 @@ describe('convertEntry failures are values with a reason', () => {
   });
 });
 
+describe('convertEntry looks phone strings up in its own tables only', () => {
+  const PROTOTYPE_NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
+  it.each(PROTOTYPE_NAMES)(
+    'When %s is a state, a transition, a confidence or a key, then it is an unknown one',
+    (name) => {
+      const transition = sample('android.transition.json');
+      const cases: [UsercacheEntry, RegExp][] = [
+        [{ ...transition, data: { currState: name } }, /unknown state/],
+        [{ ...transition, data: { currState: 'local.state.start', transition: name } }, /unknown transition/],
+        [{ ...sample('ios.activity.json'), data: { confidence: name, walking: true } }, /unknown confidence/],
+        [{ ...transition, key: name, metadata: { ...transition.metadata, key: name } }, /unknown key/],
+      ];
+      for (const [entry, reason] of cases) {
+        const result = convertEntry(entry);
+        expect(result, `${name}: ${reason}`).toMatchObject({ ok: false, reason: expect.stringMatching(reason) });
+      }
+    },
+  );
+});
+
 describe('convertEntry on the real days (already in timeseries form)', () => {
   const days = readdirSync(join(dataDir, 'emission-real-days')).filter((f) => !f.includes('ground_truth'));
   it.each(days)('When every entry of %s is converted, then none fails and times are unchanged', (file) => {

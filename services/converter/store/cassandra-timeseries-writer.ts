@@ -1,16 +1,32 @@
 import { createHash } from 'node:crypto';
-import type { Cql, Statement } from '../../../shared/cassandra/index.js';
+import type { Cql } from '../../../shared/cassandra/index.js';
+import { isOutage } from '../../../shared/errors/classify.js';
+import { MAX_CONVERTED_ENTRY_BYTES } from '../../../shared/events/index.js';
 import { upsertStatements, type StoredEntry } from '../../../shared/timeseries/index.js';
+import { planBatches, rowBytes, type SizedRow } from './plan-batches.js';
 
-export interface TimeseriesWriter {
-  /** Upserts entries by identity; resolves once every row is durable. */
-  write(entries: readonly StoredEntry[]): Promise<void>;
+/** An entry Cassandra will never take as it is (too large, rejected as invalid): a dead letter, not a retry. */
+export interface RejectedEntry {
+  entry: StoredEntry;
+  reason: string;
 }
 
-/** Rows per unlogged batch: one partition each, small enough to stay under Cassandra's batch warning. */
-const ROWS_PER_BATCH = 50;
+export interface TimeseriesWriter {
+  /**
+   * Upserts entries by identity; resolves once every row is durable, with the entries that can never be stored.
+   * Rejects only on an outage (DependencyUnavailableError), which a retry of the same call may get past.
+   */
+  write(entries: readonly StoredEntry[]): Promise<RejectedEntry[]>;
+}
+
 /** Batches in flight at once per writer. */
 const CONCURRENCY = 32;
+/**
+ * A row bigger than this is refused before it is sent: far below Cassandra's largest mutation (16 MiB with the
+ * 32 MiB commit-log segments of deploy/local/cassandra/cassandra.yaml), so a refusal never depends on the server.
+ * The converter already refuses entries over MAX_CONVERTED_ENTRY_BYTES; this is the same bound plus the row's keys.
+ */
+export const MAX_ROW_BYTES = MAX_CONVERTED_ENTRY_BYTES + 64 * 1024;
 
 /** A stable record id for an entry's identity, shown as `_id.$oid`: a re-push gets the same id. */
 export function entryObjectId(userId: string, type: string, key: string, writeTs: number): string {
@@ -18,39 +34,64 @@ export function entryObjectId(userId: string, type: string, key: string, writeTs
 }
 
 /**
- * Groups the rows of many entries by partition and writes each group as unlogged batches: atomic per partition,
- * one round trip per 50 rows. The (user, key, day) index rows repeat for every entry of a day and are sent once.
+ * Groups the rows of many entries by partition and writes each group as unlogged batches, sized by rows and bytes
+ * (plan-batches.ts): atomic per partition, one round trip per batch. The (user, key, day) index rows repeat for
+ * every entry of a day and are sent once.
+ *
+ * When Cassandra refuses a batch for a reason that is not an outage, its rows are written one by one, and the
+ * entries whose rows are still refused are returned: they go to the error timeseries instead of stalling the
+ * partition. Their other rows may already be written; a replay of the dead letter rewrites them all by identity.
  */
 export function createTimeseriesWriter(cql: Cql): TimeseriesWriter {
   return {
     async write(entries) {
-      const groups = new Map<string, Statement[]>();
+      const rejected = new Map<number, string>();
+      const rows: SizedRow<number>[] = [];
       const seenIndexRows = new Set<string>();
-      for (const entry of entries) {
-        for (const row of upsertStatements(entry)) {
-          const group = `${row.table}|${row.partition}`;
+      entries.forEach((entry, owner) => {
+        const entryRows = upsertStatements(entry).map((row) => ({ ...row, bytes: rowBytes(row.statement) }));
+        const largest = Math.max(...entryRows.map((r) => r.bytes));
+        if (largest > MAX_ROW_BYTES) {
+          rejected.set(
+            owner,
+            `a timeseries row of ${largest} bytes exceeds the ${MAX_ROW_BYTES} bytes Cassandra is sent`,
+          );
+          return;
+        }
+        for (const row of entryRows) {
           if (row.table === 'timeseries_days') {
             const indexRow = JSON.stringify(row.statement.params);
             if (seenIndexRows.has(indexRow)) continue;
             seenIndexRows.add(indexRow);
           }
-          const statements = groups.get(group) ?? [];
-          statements.push(row.statement);
-          groups.set(group, statements);
+          rows.push({ group: `${row.table}|${row.partition}`, statement: row.statement, bytes: row.bytes, owner });
         }
-      }
-      const batches: Statement[][] = [];
-      for (const group of groups.values()) {
-        for (let i = 0; i < group.length; i += ROWS_PER_BATCH) batches.push(group.slice(i, i + ROWS_PER_BATCH));
-      }
+      });
+
+      const writeAlone = async (row: SizedRow<number>) => {
+        if (rejected.has(row.owner)) return;
+        try {
+          await cql.writeBatch([row.statement]);
+        } catch (err) {
+          if (isOutage(err)) throw err;
+          rejected.set(row.owner, `Cassandra refused the entry: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      };
+      const batches = planBatches(rows);
       let next = 0;
       const worker = async () => {
         while (next < batches.length) {
-          const batch = batches[next++] as Statement[];
-          await cql.writeBatch(batch);
+          const batch = batches[next++] as SizedRow<number>[];
+          try {
+            await cql.writeBatch(batch.map((r) => r.statement));
+          } catch (err) {
+            if (isOutage(err)) throw err;
+            for (const row of batch) await writeAlone(row);
+          }
         }
       };
       await Promise.all(Array.from({ length: Math.min(CONCURRENCY, batches.length) }, worker));
+      return [...rejected].map(([owner, reason]) => ({ entry: entries[owner] as StoredEntry, reason }));
     },
   };
 }

@@ -1,30 +1,83 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../../../shared/config/index.js';
-import { AuthMissingError, ForbiddenError } from '../../../shared/errors/index.js';
+import { AuthMissingError, ForbiddenError, ValidationError } from '../../../shared/errors/index.js';
 
 /** Longest token we look up; real ones (`nrelop_<study>_<subgroup>_<random>`) are under 100 characters. */
 const MAX_TOKEN_LENGTH = 512;
+
+/** Control, format, surrogate, private-use and unassigned code points: nothing a real token holds. */
+const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}]/u;
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+/**
+ * Digests of the accepted tokens, computed once per list. A token is accepted when its digest is among them:
+ * the lookup's timing depends only on the digest, which tells an attacker nothing about any accepted token,
+ * so a token list of any length is checked in constant time per call.
+ */
+const tokenDigests = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+function isListed(token: string, list: readonly string[]): boolean {
+  let digests = tokenDigests.get(list);
+  if (!digests) {
+    digests = new Set(list.map((t) => sha256(t).toString('hex')));
+    tokenDigests.set(list, digests);
+  }
+  return digests.has(sha256(token).toString('hex'));
+}
+
+/**
+ * True when the token starts with one of the secret prefixes. Every prefix is compared, each with a
+ * constant-time comparison of digests, so the answer's timing says nothing about how much of a prefix matched.
+ */
+function hasSecretPrefix(token: string, prefixes: readonly string[]): boolean {
+  let matched = false;
+  for (const prefix of prefixes) {
+    if (prefix.length === 0) continue;
+    const same = timingSafeEqual(sha256(token.slice(0, prefix.length)), sha256(prefix));
+    matched = same || matched;
+  }
+  return matched;
+}
 
 /**
  * The token is the body's `user` field (never a header: the phone app sends it there only). It is checked
  * against the configured method and becomes the user name (`user_email`), as in e-mission's auth modules.
  */
 export function verifyToken(body: unknown, auth: Config['webserver']): string {
-  const token = body !== null && typeof body === 'object' ? (body as Record<string, unknown>)['user'] : undefined;
+  const token =
+    body !== null && typeof body === 'object' && Object.hasOwn(body, 'user')
+      ? (body as Record<string, unknown>)['user']
+      : undefined;
   if (token === undefined || token === null || token === '')
     throw new AuthMissingError('no user token in the request body ("user")');
   if (typeof token !== 'string') throw new ForbiddenError('the user token must be a string');
   if (token.length > MAX_TOKEN_LENGTH)
     throw new ForbiddenError(`the user token is longer than ${MAX_TOKEN_LENGTH} characters`);
+  if (NON_PRINTABLE.test(token))
+    throw new ValidationError('the user token holds control or non-printable characters', {
+      details: { field: 'user' },
+    });
   switch (auth.auth) {
     case 'skip':
       return token;
     case 'token_list':
-      if (!auth.tokenList.includes(token)) throw new ForbiddenError('invalid token: not in the token list');
+      if (!isListed(token, auth.tokenList)) throw new ForbiddenError('invalid token: not in the token list');
       return token;
     case 'secret':
-      if (!auth.secretPrefixes.some((prefix) => prefix.length > 0 && token.startsWith(prefix))) {
+      if (!hasSecretPrefix(token, auth.secretPrefixes))
         throw new ForbiddenError('invalid token: no accepted secret prefix');
-      }
       return token;
   }
+}
+
+/**
+ * The token as it may appear in a log file: whole in development mode, where it is a user name; otherwise a
+ * short digest, since it is a credential (and in `secret` mode its start is the shared secret itself). The
+ * digest still lets an operator tell users apart and match a phone's token to its log lines.
+ */
+export function loggableToken(userEmail: string, auth: Config['webserver']): string {
+  return auth.auth === 'skip' ? userEmail : `sha256:${sha256(userEmail).toString('hex').slice(0, 12)}`;
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { compositeDateRange, mergeByTime, selectDerivedEntries, type Entry } from './derived-entries.js';
+import {
+  collectDerivedEntries,
+  compositeDateRange,
+  isDerivedKey,
+  mergeByTime,
+  selectDerivedEntries,
+  type CompositeDay,
+  type Entry,
+} from './derived-entries.js';
 
 const place = (id: string, enter: number): Entry => ({
   _id: { $oid: id },
@@ -48,14 +56,128 @@ describe('derived entries for find_entries', () => {
     expect(places.map((e) => e._id.$oid)).toEqual(['home', 'work', 'home2']);
   });
 
-  it('When raw and derived entries are asked together, then they are merged in time order', () => {
-    const raw = [JSON.stringify({ _id: { $oid: 'r' }, metadata: { write_ts: 250 }, data: {} })];
-    const merged = mergeByTime(raw, composites, 'metadata.write_ts').map((j) => JSON.parse(j)._id.$oid);
-    expect(merged).toEqual(['a', 'r', 'b']);
+  it('When raw and derived entries are asked together, then they are merged in time order by the times they carry', () => {
+    const derived = [
+      { ts: 200, json: '"a"' },
+      { ts: 400, json: '"b"' },
+    ];
+    // The raw rows' times come from their rows: their JSON is never parsed (here it is not even JSON).
+    const raw = [
+      { ts: 100, json: 'raw-100' },
+      { ts: 250, json: 'raw-250' },
+      { ts: 400, json: 'raw-400' },
+      { ts: 900, json: 'raw-900' },
+    ];
+    expect(mergeByTime(raw, derived)).toEqual(['raw-100', '"a"', 'raw-250', 'raw-400', '"b"', 'raw-900']);
+    expect(mergeByTime([], derived)).toEqual(['"a"', '"b"']);
+    expect(mergeByTime(raw.slice(0, 1), [])).toEqual(['raw-100']);
   });
 
   it('When a time range is given, then the dates read cover trips filed under a local date up to two days earlier', () => {
     expect(compositeDateRange(1440633600, 1440719999)).toEqual({ from: '2015-08-25', to: '2015-08-28' });
     expect(compositeDateRange(-1e12, 1e13)).toEqual({ from: '1970-01-01', to: '9999-12-31' });
+  });
+});
+
+describe('bounded derived entries', () => {
+  const DAY = 86_400;
+  const base = Date.parse('2015-08-01T00:00:00Z') / 1000;
+  const date = (i: number) => new Date((base + i * DAY) * 1000).toISOString().slice(0, 10);
+  /** Thirty dates of one trip each, counting how many dates were read. */
+  function month(read: { n: number }, newestFirst = false): AsyncIterable<CompositeDay> {
+    const order = Array.from({ length: 30 }, (_, i) => i);
+    if (newestFirst) order.reverse();
+    return (async function* () {
+      for (const i of order) {
+        read.n += 1;
+        const start = base + i * DAY + 3600;
+        yield {
+          localDate: date(i),
+          entries: [trip(`t${i}`, start, start + 600, place(`p${i}`, start - 1), place(`p${i + 1}`, start + 600))],
+        };
+      }
+    })();
+  }
+  const query = { keys: ['analysis/composite_trip'], keyTime: 'data.end_ts', start: 0, end: 1e10 };
+  const ids = (found: { json: string }[]) => found.map((e) => (JSON.parse(e.json) as Entry)._id.$oid);
+
+  it('When a limit is given, then reading stops two dates after it is reached and the earliest come back', async () => {
+    const read = { n: 0 };
+    const found = await collectDerivedEntries(month(read), query, { limit: 3 });
+    expect(ids(found)).toEqual(['t0', 't1', 't2']);
+    expect(read.n).toBeLessThanOrEqual(6);
+  });
+
+  it('When newest first, then the latest come back in ascending order', async () => {
+    const read = { n: 0 };
+    const found = await collectDerivedEntries(month(read, true), query, { limit: 2, newestFirst: true });
+    expect(ids(found)).toEqual(['t28', 't29']);
+    expect(read.n).toBeLessThanOrEqual(5);
+  });
+
+  it('When places are shared by neighbouring dates, then each comes back once', async () => {
+    const found = await collectDerivedEntries(month({ n: 0 }), {
+      ...query,
+      keys: ['analysis/confirmed_place'],
+      keyTime: 'data.enter_ts',
+    });
+    const placeIds = ids(found);
+    expect(new Set(placeIds).size).toBe(placeIds.length);
+  });
+
+  /** Thirty dates as `month`, but the trip of date 10 was rebuilt later: its write_ts is 100 days after it. */
+  function monthWithRebuiltDay(read: { n: number }, newestFirst: boolean): AsyncIterable<CompositeDay> {
+    return (async function* () {
+      for await (const day of month(read, newestFirst)) {
+        if (day.localDate !== date(10)) yield day;
+        else {
+          const [t] = day.entries;
+          yield { ...day, entries: [{ ...t!, metadata: { ...t!.metadata, write_ts: base + 110 * DAY } }] };
+        }
+      }
+    })();
+  }
+
+  it('When the time key is metadata.write_ts, then reading does not stop early: a rebuilt date can hold the latest entry', async () => {
+    const read = { n: 0 };
+    const byWrite = { ...query, keyTime: 'metadata.write_ts' };
+    const last = await collectDerivedEntries(monthWithRebuiltDay(read, true), byWrite, { limit: 2, newestFirst: true });
+    // Stopping two dates after the limit (t29, t28) would answer t28, t29 and miss t10, written last of all.
+    expect(ids(last)).toEqual(['t29', 't10']);
+    expect(read.n).toBe(30);
+    const first = await collectDerivedEntries(monthWithRebuiltDay({ n: 0 }, false), byWrite, { limit: 11 });
+    expect(ids(first)).toEqual(['t0', 't1', 't2', 't3', 't4', 't5', 't6', 't7', 't8', 't9', 't11']);
+    // A travel time still stops early.
+    const early = { n: 0 };
+    await collectDerivedEntries(monthWithRebuiltDay(early, true), query, { limit: 2, newestFirst: true });
+    expect(early.n).toBeLessThanOrEqual(5);
+  });
+
+  it('When the entries held pass the byte cap, then reading stops with the given error; entries past the limit do not count', async () => {
+    const oneTrip = Buffer.byteLength((await collectDerivedEntries(month({ n: 0 }), query, { limit: 1 }))[0]!.json) + 1;
+    const read = { n: 0 };
+    const tooLarge = () => new Error('too large');
+    await expect(
+      collectDerivedEntries(
+        month(read),
+        { ...query, keyTime: 'metadata.write_ts' },
+        { maxBytes: 5 * oneTrip, tooLarge },
+      ),
+    ).rejects.toThrow('too large');
+    // Stopped at about the fifth date, not after reading all thirty.
+    expect(read.n).toBeLessThanOrEqual(6);
+    // Three entries fit: the limit keeps the held entries (and bytes) to the best three while reading on.
+    const kept = await collectDerivedEntries(
+      month({ n: 0 }),
+      { ...query, keyTime: 'metadata.write_ts' },
+      { limit: 3, maxBytes: 5 * oneTrip, tooLarge },
+    );
+    expect(ids(kept)).toEqual(['t0', 't1', 't2']);
+  });
+
+  it('When keys or time fields are named like Object properties, then they are ordinary unknown names', () => {
+    for (const k of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) expect(isDerivedKey(k)).toBe(false);
+    expect(selectDerivedEntries(composites, ['analysis/composite_trip'], 'metadata.constructor', 0, 1e10)).toEqual([]);
+    expect(selectDerivedEntries(composites, ['__proto__'], 'data.end_ts', 0, 1e10)).toEqual([]);
   });
 });

@@ -2,15 +2,18 @@
  * The analysis keys `find_entries` serves from the trip builder's composite trips rather than the raw timeseries,
  * and how each is drawn out of a composite entry: the trip itself, or the full entries nested in it.
  */
-const EXTRACTORS: Record<string, (composite: Entry) => Entry[]> = {
-  'analysis/composite_trip': (c) => [c],
+const EXTRACTORS: ReadonlyMap<string, (composite: Entry) => Entry[]> = new Map([
+  ['analysis/composite_trip', (c: Entry) => [c]],
   // The v3.x label screen reads confirmed trips: the same trip under its origin key.
-  'analysis/confirmed_trip': (c) => [{ ...c, metadata: { ...c.metadata, key: 'analysis/confirmed_trip' } }],
-  'analysis/cleaned_section': (c) => (c.data['sections'] as Entry[] | undefined) ?? [],
-  'analysis/recreated_location': (c) => (c.data['locations'] as Entry[] | undefined) ?? [],
-  'analysis/confirmed_place': (c) =>
-    [c.data['start_confirmed_place'], c.data['end_confirmed_place']].filter((p): p is Entry => p !== undefined),
-};
+  ['analysis/confirmed_trip', (c: Entry) => [{ ...c, metadata: { ...c.metadata, key: 'analysis/confirmed_trip' } }]],
+  ['analysis/cleaned_section', (c: Entry) => (c.data['sections'] as Entry[] | undefined) ?? []],
+  ['analysis/recreated_location', (c: Entry) => (c.data['locations'] as Entry[] | undefined) ?? []],
+  [
+    'analysis/confirmed_place',
+    (c: Entry) =>
+      [c.data['start_confirmed_place'], c.data['end_confirmed_place']].filter((p): p is Entry => p !== undefined),
+  ],
+]);
 
 export interface Entry {
   _id: { $oid: string };
@@ -18,16 +21,45 @@ export interface Entry {
   data: Record<string, unknown>;
 }
 
+/** A Map lookup, not `in`: key_list strings such as "constructor" or "__proto__" are ordinary unknown keys. */
 export function isDerivedKey(key: string): boolean {
-  return key in EXTRACTORS;
+  return EXTRACTORS.has(key);
 }
 
 /** The value of `metadata.write_ts`, `data.end_ts` and the like; undefined when the entry has no such field. */
 function timeOf(entry: Entry, keyTime: string): number | undefined {
   const [root, field] = keyTime.split('.', 2);
   const holder = root === 'metadata' ? entry.metadata : root === 'data' ? entry.data : undefined;
-  const value = holder && field ? holder[field] : undefined;
+  // `field` comes from the request (`key_time`): only the entry's own fields count, never Object's.
+  const value = holder && field && Object.hasOwn(holder, field) ? holder[field] : undefined;
   return typeof value === 'number' ? value : undefined;
+}
+
+interface Timed {
+  ts: number;
+  entry: Entry;
+}
+
+/** Appends to `found` the entries of `keys` in `composites` timed in [start, end] that `seen` does not hold yet. */
+function drawEntries(
+  composites: readonly Entry[],
+  query: { keys: readonly string[]; keyTime: string; start: number; end: number },
+  seen: Set<string>,
+  found: Timed[],
+): void {
+  for (const key of query.keys) {
+    const extract = EXTRACTORS.get(key);
+    if (!extract) continue;
+    for (const composite of composites) {
+      for (const entry of extract(composite)) {
+        const ts = timeOf(entry, query.keyTime);
+        const id = `${key}|${entry._id.$oid}`;
+        if (ts === undefined || ts < query.start || ts > query.end || seen.has(id)) continue;
+        seen.add(id);
+        found.push({ ts, entry });
+      }
+    }
+  }
 }
 
 /**
@@ -41,21 +73,8 @@ export function selectDerivedEntries(
   start: number,
   end: number,
 ): Entry[] {
-  const seen = new Set<string>();
-  const found: { ts: number; entry: Entry }[] = [];
-  for (const key of keys) {
-    const extract = EXTRACTORS[key];
-    if (!extract) continue;
-    for (const composite of composites) {
-      for (const entry of extract(composite)) {
-        const ts = timeOf(entry, keyTime);
-        const id = `${key}|${entry._id.$oid}`;
-        if (ts === undefined || ts < start || ts > end || seen.has(id)) continue;
-        seen.add(id);
-        found.push({ ts, entry });
-      }
-    }
-  }
+  const found: Timed[] = [];
+  drawEntries(composites, { keys, keyTime, start, end }, new Set(), found);
   return found.sort((a, b) => a.ts - b.ts).map((f) => f.entry);
 }
 
@@ -70,11 +89,108 @@ export function compositeDateRange(start: number, end: number): { from: string; 
   return { from: date(start - 2 * DAY), to: date(end + DAY) };
 }
 
-/** Raw entries (as stored JSON) and derived ones in one list, ordered by `keyTime`; rare, so parsing is fine. */
-export function mergeByTime(raw: readonly string[], derived: readonly Entry[], keyTime: string): string[] {
-  const all = [
-    ...raw.map((json) => ({ json, ts: timeOf(JSON.parse(json) as Entry, keyTime) ?? 0 })),
-    ...derived.map((e) => ({ json: JSON.stringify(e), ts: timeOf(e, keyTime) ?? 0 })),
-  ];
-  return all.sort((a, b) => a.ts - b.ts).map((e) => e.json);
+/** An entry as it goes into the answer: its JSON, and its value of the asked time key (for ordering). */
+export interface TimedJson {
+  ts: number;
+  json: string;
+}
+
+/**
+ * Raw entries and derived ones, each sorted by the asked time key, in one list ordered by it (raw first on a
+ * tie). Raw entries carry the time of the row they were read from, so no stored entry is parsed again.
+ */
+export function mergeByTime(raw: readonly TimedJson[], derived: readonly TimedJson[]): string[] {
+  const out: string[] = [];
+  let [i, j] = [0, 0];
+  while (i < raw.length || j < derived.length) {
+    if (j >= derived.length || (i < raw.length && raw[i]!.ts <= derived[j]!.ts)) out.push(raw[i++]!.json);
+    else out.push(derived[j++]!.json);
+  }
+  return out;
+}
+
+/** One trip-local date of composite trips, as the diary stores them. */
+export interface CompositeDay {
+  localDate: string;
+  entries: readonly Entry[];
+}
+
+/**
+ * A trip is filed under the local date of its start: its entries are timed from 14 hours before that date (the
+ * easternmost zones) to two days after it (a trip lasts at most a day). So once `limit` entries are found, two
+ * more dates of reading are enough to be sure no unread entry comes earlier (or, newest first, later).
+ */
+const FILING_SKEW_DAYS = 2;
+const dayOfDate = (localDate: string) => Math.floor(Date.parse(`${localDate}T00:00:00Z`) / 86_400_000);
+
+/**
+ * The time keys for which that holds: times of the travel itself. Any other key, `metadata.write_ts` above all,
+ * is when the trip builder wrote the entry, and a day reprocessed months later has a write_ts far from its date:
+ * reading must then go through every date of the range, keeping only the best `limit` entries as it goes.
+ */
+const TRAVEL_TIME_KEYS: ReadonlySet<string> = new Set([
+  'data.ts',
+  'data.start_ts',
+  'data.end_ts',
+  'data.enter_ts',
+  'data.exit_ts',
+]);
+
+export interface CollectOptions {
+  /** Most entries returned: the earliest, or with `newestFirst` the latest. @defaultValue no limit */
+  limit?: number;
+  /** Dates come newest first (keep the latest). */
+  newestFirst?: boolean;
+  /**
+   * UTF-8 bytes (of the entries' JSON, with a separator each) the entries kept may hold; past it, `tooLarge()` is
+   * thrown and nothing more is read. @defaultValue no limit
+   */
+  maxBytes?: number;
+  tooLarge?: () => Error;
+}
+
+/**
+ * The entries of `keys` timed in [start, end] drawn from composite days read in date order (newest first with
+ * `newestFirst`): the earliest `limit` (or the latest), each once, in ascending time order, as JSON, reading no
+ * further than needed and holding no more than `limit` entries (twice that between trims) and `maxBytes`.
+ */
+export async function collectDerivedEntries(
+  days: AsyncIterable<CompositeDay>,
+  query: { keys: readonly string[]; keyTime: string; start: number; end: number },
+  {
+    limit = Infinity,
+    newestFirst = false,
+    maxBytes = Infinity,
+    tooLarge = () => new Error(`derived entries exceed ${maxBytes} bytes`),
+  }: CollectOptions = {},
+): Promise<TimedJson[]> {
+  const seen = new Set<string>();
+  const found: TimedJson[] = [];
+  let bytes = 0;
+  const canStopEarly = TRAVEL_TIME_KEYS.has(query.keyTime);
+  /** Keeps the best `limit` of `found` (earliest, or latest), in ascending order. */
+  const trim = () => {
+    found.sort((a, b) => a.ts - b.ts);
+    if (found.length <= limit) return;
+    const dropped = newestFirst ? found.splice(0, found.length - limit) : found.splice(limit);
+    for (const d of dropped) bytes -= Buffer.byteLength(d.json) + 1;
+  };
+  let enoughAt: number | undefined;
+  for await (const day of days) {
+    const d = dayOfDate(day.localDate);
+    if (enoughAt !== undefined && Math.abs(d - enoughAt) > FILING_SKEW_DAYS) break;
+    const drawn: Timed[] = [];
+    drawEntries(day.entries, query, seen, drawn);
+    for (const { ts, entry } of drawn) {
+      const json = JSON.stringify(entry);
+      found.push({ ts, json });
+      bytes += Buffer.byteLength(json) + 1;
+    }
+    // Entries beyond the limit do not count against the byte cap: they are dropped before it is judged.
+    if (found.length >= 2 * limit || (bytes > maxBytes && found.length > limit)) trim();
+    if (bytes > maxBytes) throw tooLarge();
+    if (canStopEarly && enoughAt === undefined && found.length >= limit) enoughAt = d;
+  }
+  trim();
+  return found;
 }

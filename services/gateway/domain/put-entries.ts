@@ -1,4 +1,5 @@
-import type { UsercacheEntry } from '../../../shared/events/index.js';
+import { MAX_CONVERTED_ENTRY_BYTES } from '../../../shared/events/entry-limits.js';
+import { toUsercacheRecord, type UsercacheEntry, type UsercacheRecord } from '../../../shared/events/index.js';
 import { isPlausibleTimestamp } from '../../../shared/time/index.js';
 
 /** Why a request was refused, naming the first bad entry, so a developer can find it in a 10,000-entry batch. */
@@ -6,8 +7,17 @@ export class PutRejection {
   constructor(
     readonly message: string,
     readonly index: number | null,
+    /** The entry is well formed but too large to carry (413), rather than malformed (400). */
+    readonly tooLarge = false,
   ) {}
 }
+
+/**
+ * Largest entry accepted, as the UTF-8 bytes of its metadata and data JSON: a quarter below the largest converted
+ * entry the pipeline carries, since conversion adds fields. A real location is ~400 bytes; the biggest real
+ * entries (a survey's XML response) are tens of KB.
+ */
+export const MAX_ENTRY_BYTES = Math.floor(MAX_CONVERTED_ENTRY_BYTES * 0.75);
 
 /** e-mission's rule: a timestamp at or above 1e11 is in milliseconds (1e11 s is the year 5138). */
 const MILLISECONDS_THRESHOLD = 1e11;
@@ -21,6 +31,9 @@ export function toSeconds(ts: number): number {
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
+
+/** The types a phone pushes (`document` is server-to-phone only); e-mission's usercache knows no others. */
+const PHONE_TYPES: ReadonlySet<string> = new Set(['message', 'sensor-data', 'rw-document']);
 
 /** The type e-mission's phones give each kind of key, for clients that omit `metadata.type`. */
 function defaultType(key: string): string {
@@ -50,10 +63,10 @@ function checkEntry(raw: unknown, index: number): UsercacheEntry | PutRejection 
       index,
     );
   }
-  if (type !== undefined && (typeof type !== 'string' || type.length === 0 || type.length > 40)) {
-    return new PutRejection(`${where}.metadata.type must be a short string`, index);
-  }
   if (type === 'document') return new PutRejection(`${where}.metadata.type "document" is server-to-phone only`, index);
+  if (type !== undefined && (typeof type !== 'string' || !PHONE_TYPES.has(type))) {
+    return new PutRejection(`${where}.metadata.type must be one of ${[...PHONE_TYPES].join(', ')}`, index);
+  }
   if (!isPlainObject(data)) return new PutRejection(`${where}.data must be an object`, index);
   const seconds = toSeconds(writeTs);
   const convertedData =
@@ -85,4 +98,34 @@ export function acceptPutEntries(list: unknown, maxEntries: number): UsercacheEn
     accepted.push(result);
   }
   return accepted;
+}
+
+/**
+ * The records to publish, each entry serialized once here so that an entry too large to carry refuses the whole
+ * put (naming it) before any of it reaches Kafka: a put refused half-way would be retried by the phone for ever.
+ */
+export function toRecordsWithin(
+  userId: string,
+  entries: readonly UsercacheEntry[],
+  receivedTs: number,
+  maxEntryBytes = MAX_ENTRY_BYTES,
+): UsercacheRecord[] | PutRejection {
+  const records: UsercacheRecord[] = [];
+  for (let i = 0; i < entries.length; i += 1) {
+    const record = toUsercacheRecord(userId, entries[i]!, receivedTs);
+    // Length in UTF-16 units bounds the UTF-8 size from below; count bytes only when it could matter.
+    const chars = record.metadata_json.length + record.data_json.length;
+    if (chars * 3 > maxEntryBytes) {
+      const bytes = Buffer.byteLength(record.metadata_json) + Buffer.byteLength(record.data_json);
+      if (bytes > maxEntryBytes) {
+        return new PutRejection(
+          `phone_to_server[${i}] is ${bytes} bytes; an entry may be at most ${maxEntryBytes} bytes`,
+          i,
+          true,
+        );
+      }
+    }
+    records.push(record);
+  }
+  return records;
 }

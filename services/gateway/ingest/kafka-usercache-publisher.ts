@@ -1,12 +1,13 @@
 import type { Producer, RecordMetadata } from 'kafkajs';
-import { DependencyUnavailableError } from '../../../shared/errors/index.js';
+import { isOutage, isRecordRefusal } from '../../../shared/errors/classify.js';
+import { DependencyUnavailableError, PayloadTooLargeError, ValidationError } from '../../../shared/errors/index.js';
 import { sendChunked } from '../../../shared/kafka/index.js';
 import { valueSubject, type AvroCodec } from '../../../shared/schema-registry/index.js';
-import { toUsercacheRecord, type UsercacheEntry } from '../../../shared/events/index.js';
+import type { UsercacheRecord } from '../../../shared/events/index.js';
 
 export interface UsercachePublisher {
-  /** Resolves only once Kafka acknowledged every entry on all in-sync replicas. */
-  publish(userId: string, entries: readonly UsercacheEntry[]): Promise<RecordMetadata[]>;
+  /** Resolves only once Kafka acknowledged every record on all in-sync replicas. */
+  publish(userId: string, records: readonly UsercacheRecord[]): Promise<RecordMetadata[]>;
 }
 
 export interface PublisherDeps {
@@ -17,9 +18,11 @@ export interface PublisherDeps {
   sendTimeoutMs?: number;
 }
 
-function isInfrastructureError(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  return err.name.startsWith('KafkaJS') || /ECONNREFUSED|ECONNRESET|ETIMEDOUT|fetch failed|socket/i.test(err.message);
+/** The protocol error type under kafkajs' wrappers (`MESSAGE_TOO_LARGE`, `INVALID_RECORD`, …). */
+function refusalType(err: unknown, depth = 0): string {
+  if (typeof err !== 'object' || err === null || depth > 4) return 'unknown';
+  const type = (err as { type?: unknown }).type;
+  return typeof type === 'string' ? type : refusalType((err as { cause?: unknown }).cause, depth + 1);
 }
 
 /**
@@ -48,9 +51,8 @@ export function createUsercachePublisher({
   }
 
   return {
-    async publish(userId, entries) {
-      if (entries.length === 0) return [];
-      const receivedTs = Date.now() / 1000;
+    async publish(userId, records) {
+      if (records.length === 0) return [];
       let timer: NodeJS.Timeout | undefined;
       try {
         const work = (async () => {
@@ -58,7 +60,7 @@ export function createUsercachePublisher({
           const encode = await codec.encoderFor(subject);
           // Lazy: each chunk is encoded while the previous one is on the wire.
           const messages = (function* () {
-            for (const e of entries) yield { key: userId, value: encode(toUsercacheRecord(userId, e, receivedTs)) };
+            for (const record of records) yield { key: userId, value: encode(record) };
           })();
           return sendChunked(producer, topic, messages, { timeout: sendTimeoutMs });
         })();
@@ -71,8 +73,22 @@ export function createUsercachePublisher({
         return await Promise.race([work, timeout]);
       } catch (err) {
         if (err instanceof DependencyUnavailableError) throw err;
-        if (isInfrastructureError(err))
+        if (isOutage(err))
           throw new DependencyUnavailableError('Kafka or the schema registry is unavailable', { cause: err });
+        // Kafka refusing the records themselves is the client's to fix (fewer or smaller entries), not a retry
+        // later: a 503 would have the phone resend the same batch for ever.
+        if (isRecordRefusal(err)) {
+          const type = refusalType(err);
+          if (type.endsWith('TOO_LARGE'))
+            throw new PayloadTooLargeError('Kafka refused the entries as too large; send fewer or smaller entries', {
+              cause: err,
+              details: { kafka_error: type },
+            });
+          throw new ValidationError(`Kafka refused the entries (${type})`, {
+            cause: err,
+            details: { kafka_error: type },
+          });
+        }
         throw err;
       } finally {
         clearTimeout(timer);

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { isAppError } from '../../../shared/errors/index.js';
+import { escapeForLog } from '../../../shared/logger/index.js';
 import type { GatewayState } from '../gateway-state.js';
-
-/** Seconds a phone should wait before retrying after a 503. */
-const RETRY_AFTER_SECONDS = 30;
+import { RETRY_AFTER_SECONDS } from '../retry-after.js';
 
 /**
  * The one place errors become HTTP answers. An AppError answers its own status with its message; anything else
@@ -16,28 +15,46 @@ export function errorHandler({ stdout }: { stdout: NodeJS.WritableStream }): Mid
       await next();
       if (ctx.status === 404 && ctx.body === undefined) {
         ctx.status = 404;
+        if (ctx.state.bodyUnread) ctx.set('Connection', 'close');
         ctx.body = { error: { code: 'NOT_FOUND', message: `no endpoint ${ctx.method} ${ctx.path}` } };
       }
     } catch (err) {
+      if (isAppError(err)) ctx.set(err.headers as Record<string, string>);
+      // A refusal decided before the body was read (too large, no such path, over budget, too slow) leaves bytes
+      // on the socket: closing it is cheaper than draining them, and a hostile sender cannot keep it busy.
+      if (isAppError(err) && ctx.state.bodyUnread) ctx.set('Connection', 'close');
       if (isAppError(err) && err.status < 500) {
         ctx.status = err.status;
         ctx.body = { error: { code: err.code, message: err.message, ...err.details } };
         return;
       }
       if (isAppError(err) && err.retriable) {
+        const retryAfter = Number(err.headers['Retry-After'] ?? RETRY_AFTER_SECONDS.dependency);
         ctx.status = err.status;
-        ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
-        ctx.body = { error: { code: err.code, message: err.message, retry_after_seconds: RETRY_AFTER_SECONDS } };
+        ctx.set('Retry-After', String(retryAfter));
+        ctx.body = { error: { code: err.code, message: err.message, retry_after_seconds: retryAfter } };
         stdout.write(
-          `${err.name}: ${err.message} (${ctx.method} ${ctx.path})${err.cause instanceof Error ? `: ${err.cause.message}` : ''}\n`,
+          `${escapeForLog(`${err.name}: ${err.message} (${ctx.method} ${ctx.path})${err.cause instanceof Error ? `: ${err.cause.message}` : ''}`)}\n`,
         );
         return;
       }
       const requestId = randomUUID();
-      const stack = err instanceof Error ? (err.stack ?? err.message) : String(err);
-      stdout.write(`Exception while handling ${ctx.method} ${ctx.path} (request ${requestId}):\n${stack}\n`);
+      stdout.write(
+        `Exception while handling ${escapeForLog(`${ctx.method} ${ctx.path}`)} (request ${requestId}):\n${printableStack(err)}\n`,
+      );
       ctx.status = 500;
       ctx.body = { error: { code: 'INTERNAL', message: 'internal server error', request_id: requestId } };
     }
   };
+}
+
+/**
+ * The stack as lines an operator reads, with the message (which may quote request input) escaped onto one line:
+ * the frames below it come from the code, so they keep their line breaks.
+ */
+function printableStack(err: unknown): string {
+  if (!(err instanceof Error)) return escapeForLog(String(err));
+  const head = `${err.name}: ${err.message}`;
+  const stack = err.stack ?? head;
+  return stack.startsWith(head) ? `${escapeForLog(head)}${stack.slice(head.length)}` : escapeForLog(stack);
 }

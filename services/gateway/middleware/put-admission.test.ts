@@ -1,8 +1,10 @@
-import type { Context } from 'koa';
+import type { ParameterizedContext } from 'koa';
+import type { GatewayState } from '../gateway-state.js';
 import { describe, expect, it } from 'vitest';
 import { putAdmission } from './put-admission.js';
 
-const ctx = (path: string) => ({ path }) as Context;
+const ctx = (route: string, bytes = 0) =>
+  ({ state: { route }, request: { rawBody: Buffer.alloc(bytes) } }) as unknown as ParameterizedContext<GatewayState>;
 
 describe('put admission', () => {
   it('When more puts arrive than may run, then at most that many run and the rest start in arrival order', async () => {
@@ -48,5 +50,18 @@ describe('put admission', () => {
     });
     expect(readRan).toBe(true);
     await slow;
+  });
+
+  it('When the waiting puts would hold more bytes than allowed, then the next one is refused with 503 at once', async () => {
+    const admit = putAdmission({ maxConcurrent: 1, maxWaitingBytes: 100 });
+    let finish = () => undefined as void;
+    const running = admit(ctx('/usercache/put', 10), () => new Promise<void>((r) => (finish = r)));
+    const queued = admit(ctx('/usercache/put', 80), async () => undefined);
+    await expect(admit(ctx('/usercache/put', 30), async () => undefined)).rejects.toMatchObject({
+      status: 503,
+      headers: { 'Retry-After': '30' },
+    });
+    finish();
+    await Promise.all([running, queued]);
   });
 });

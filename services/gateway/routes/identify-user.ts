@@ -22,11 +22,6 @@ export async function identifyUser(ctx: ParameterizedContext<GatewayState>, deps
   return user;
 }
 
-/** The token as it may appear in a log file: whole in development mode, else only a prefix (it is a credential). */
-export function loggableToken(userEmail: string, auth: Config['webserver']): string {
-  return auth.auth === 'skip' ? userEmail : `${userEmail.slice(0, 8)}…`;
-}
-
 /** Mongo-style UUID as the phone reads it: `{"$uuid": "<32 hex>"}`. */
 export function bsonUuid(uuid: string): { $uuid: string } {
   return { $uuid: uuid.replace(/-/g, '') };

@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import { ValidationError } from '../../../shared/errors/index.js';
-import { verifyToken } from '../auth/resolve-token.js';
+import { loggableToken, verifyToken } from '../auth/resolve-token.js';
 import type { GatewayState } from '../gateway-state.js';
 import type { ProfileStore } from '../store/cassandra-profile-store.js';
-import { bsonUuid, identifyUser, loggableToken, type IdentifyDeps } from './identify-user.js';
+import { bsonUuid, identifyUser, type IdentifyDeps } from './identify-user.js';
 import type { WebLog } from '../web-log.js';
 
 export function profileRoutes(deps: IdentifyDeps & { profiles: ProfileStore; webLog: WebLog }): Router<GatewayState> {

@@ -1,13 +1,14 @@
 import Router from '@koa/router';
 import type { RecordMetadata } from 'kafkajs';
-import { ValidationError } from '../../../shared/errors/index.js';
+import { PayloadTooLargeError, ValidationError } from '../../../shared/errors/index.js';
 import type { UsercacheEntry } from '../../../shared/events/index.js';
-import { acceptPutEntries, PutRejection } from '../domain/put-entries.js';
+import { acceptPutEntries, PutRejection, toRecordsWithin } from '../domain/put-entries.js';
 import type { GatewayState } from '../gateway-state.js';
 import type { UsercachePublisher } from '../ingest/kafka-usercache-publisher.js';
 import type { DocumentReader } from '../store/cassandra-document-store.js';
 import type { WebLog } from '../web-log.js';
-import { identifyUser, loggableToken, type IdentifyDeps } from './identify-user.js';
+import { loggableToken } from '../auth/resolve-token.js';
+import { identifyUser, type IdentifyDeps } from './identify-user.js';
 
 export interface UsercacheDeps extends IdentifyDeps {
   publisher: UsercachePublisher;
@@ -71,7 +72,10 @@ export function usercacheRoutes(deps: UsercacheDeps): Router<GatewayState> {
       deps.webLog.info(`For ${user.uuid}, no entries to put`);
       return;
     }
-    const acks = await deps.publisher.publish(user.uuid, accepted);
+    const records = toRecordsWithin(user.uuid, accepted, Date.now() / 1000);
+    if (records instanceof PutRejection)
+      throw new PayloadTooLargeError(records.message, { details: { entry_index: records.index } });
+    const acks = await deps.publisher.publish(user.uuid, records);
     logEntryResults(deps.webLog, user.uuid, accepted, acks);
     deps.onAccepted?.(accepted.length);
   }

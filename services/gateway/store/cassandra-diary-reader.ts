@@ -1,20 +1,48 @@
-import type { Cql } from '../../../shared/cassandra/index.js';
+import pLimit from 'p-limit';
+import { type Cql, ROWS_PER_TURN, yieldToEventLoop } from '../../../shared/cassandra/index.js';
+import { ValidationError } from '../../../shared/errors/index.js';
 import { dayOf } from '../../../shared/timeseries/index.js';
-import type { Entry } from '../domain/derived-entries.js';
+import type { CompositeDay } from '../domain/derived-entries.js';
 import type { SectionFact } from '../domain/metrics-summary.js';
+
+export interface SectionScanOptions {
+  /**
+   * Rows a scan may read before it is refused: an aggregate reads every user's sections of every day asked, and
+   * a large deployment has far more than one request should touch (100,000 users make about a million a day).
+   */
+  maxSections: number;
+  /** Day partitions read at once. @defaultValue 4 */
+  concurrency?: number;
+}
 
 /** What the trip builder wrote for the phone to read: a day's timeline and the built sections' facts. */
 export interface DiaryReader {
   /** The trips of one trip-local date, as getTrips returns them. */
   timeline(userId: string, localDate: string): Promise<unknown[]>;
-  /** The composite-trip entries of the trip-local dates from `fromDate` to `toDate` (YYYY-MM-DD, inclusive). */
-  composites(userId: string, fromDate: string, toDate: string): Promise<Entry[]>;
-  /** Sections starting in [startTs, endTs], of one user or (null) of everyone. */
-  sections(userId: string | null, startTs: number, endTs: number): Promise<SectionFact[]>;
+  /**
+   * The composite-trip entries of the trip-local dates from `fromDate` to `toDate` (YYYY-MM-DD, inclusive), one
+   * date at a time, oldest first (or newest first): the caller stops reading when it has enough.
+   */
+  compositeDays(
+    userId: string,
+    fromDate: string,
+    toDate: string,
+    options?: { newestFirst?: boolean },
+  ): AsyncIterable<CompositeDay>;
+  /**
+   * Hands every section starting in [startTs, endTs], of one user or (null) of everyone, to `visit`, as rows
+   * stream in: nothing is collected. Throws a ValidationError naming the limit past `maxSections` rows.
+   */
+  scanSections(
+    userId: string | null,
+    startTs: number,
+    endTs: number,
+    visit: (section: SectionFact) => void,
+    options: SectionScanOptions,
+  ): Promise<void>;
 }
 
-/** Longest range a metrics call may span, in days: a partition per day is read. */
-export const MAX_METRIC_DAYS = 3 * 366;
+const SECTION_COLUMNS = 'user_id, start_ts, time_zone, mode, distance, duration';
 
 export function createCassandraDiaryReader(cql: Cql): DiaryReader {
   return {
@@ -26,45 +54,75 @@ export function createCassandraDiaryReader(cql: Cql): DiaryReader {
       const row = rs.rows[0];
       return row ? (JSON.parse(String(row['timeline'])) as unknown[]) : [];
     },
-    async composites(userId, fromDate, toDate) {
-      const entries: Entry[] = [];
+
+    async *compositeDays(userId, fromDate, toDate, { newestFirst = false } = {}) {
+      const order = newestFirst ? 'DESC' : 'ASC';
       for await (const row of cql.iterate(
-        'SELECT trips FROM composite_days WHERE user_id = ? AND local_date >= ? AND local_date <= ?',
+        `SELECT local_date, trips FROM composite_days WHERE user_id = ? AND local_date >= ? AND local_date <= ? ORDER BY local_date ${order}`,
         [userId, fromDate, toDate],
         // A day's entries carry every resampled location: a few days per page keeps a page small.
         20,
       )) {
-        entries.push(...(JSON.parse(String(row['trips'])) as Entry[]));
+        yield {
+          localDate: String(row['local_date']),
+          entries: JSON.parse(String(row['trips'])) as CompositeDay['entries'],
+        };
       }
-      return entries;
     },
-    async sections(userId, startTs, endTs) {
+
+    async scanSections(userId, startTs, endTs, visit, { maxSections, concurrency = 4 }) {
+      const query = userId
+        ? `SELECT ${SECTION_COLUMNS} FROM section_metrics WHERE day = ? AND user_id = ?`
+        : `SELECT ${SECTION_COLUMNS} FROM section_metrics WHERE day = ?`;
+      const limit = pLimit(concurrency);
+      let read = 0;
+      let refused: ValidationError | undefined;
+      // Set on the first failed day (an outage): Promise.all has rejected and the request is answered, so the days
+      // still queued return as they start, and those in flight stop at their next row, rather than read up to 731
+      // partitions for nobody. (A flag rather than limit.clearQueue(), which would leave their promises pending.)
+      let failed = false;
+      const stopped = () => refused !== undefined || failed;
+      const scanDay = async (day: number) => {
+        for await (const r of cql.iterate(query, userId ? [day, userId] : [day], 5000)) {
+          if (stopped()) return;
+          if (++read > maxSections) {
+            refused = new ValidationError(
+              `the range holds more than ${maxSections} sections, more than one call may read; ask a shorter range`,
+              { details: { limit: maxSections } },
+            );
+            return;
+          }
+          const startTsOfRow = Number(r['start_ts']);
+          if (startTsOfRow >= startTs && startTsOfRow <= endTs) {
+            visit({
+              userId: String(r['user_id']),
+              startTs: startTsOfRow,
+              timeZone: String(r['time_zone']),
+              mode: String(r['mode']),
+              distance: Number(r['distance']),
+              duration: Number(r['duration']),
+            });
+          }
+          if (read % ROWS_PER_TURN === 0) await yieldToEventLoop();
+        }
+      };
       const days: number[] = [];
-      for (let d = dayOf(startTs); d <= dayOf(endTs) && days.length < MAX_METRIC_DAYS; d++) days.push(d);
-      const perDay = await Promise.all(
+      for (let d = dayOf(startTs); d <= dayOf(endTs); d++) days.push(d);
+      // Bounded: at most `concurrency` day partitions in flight, never one promise per day of the range at once.
+      await Promise.all(
         days.map((day) =>
-          userId
-            ? cql.read(
-                'SELECT user_id, start_ts, time_zone, mode, distance, duration FROM section_metrics WHERE day = ? AND user_id = ?',
-                [day, userId],
-              )
-            : cql.read(
-                'SELECT user_id, start_ts, time_zone, mode, distance, duration FROM section_metrics WHERE day = ?',
-                [day],
-              ),
+          limit(async () => {
+            if (stopped()) return;
+            try {
+              await scanDay(day);
+            } catch (err) {
+              failed = true;
+              throw err;
+            }
+          }),
         ),
       );
-      return perDay
-        .flatMap((rs) => rs.rows)
-        .map((r) => ({
-          userId: String(r['user_id']),
-          startTs: Number(r['start_ts']),
-          timeZone: String(r['time_zone']),
-          mode: String(r['mode']),
-          distance: Number(r['distance']),
-          duration: Number(r['duration']),
-        }))
-        .filter((s) => s.startTs >= startTs && s.startTs <= endTs);
+      if (refused) throw refused;
     },
   };
 }

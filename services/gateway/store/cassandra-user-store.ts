@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Cql } from '../../../shared/cassandra/index.js';
 
 export interface User {
@@ -26,8 +27,15 @@ function toUser(row: Record<string, unknown>, userEmail?: string): User {
   };
 }
 
-export function createCassandraUserStore(cql: Cql): UserStore {
-  const byEmail = new Map<string, User>();
+export interface UserStoreOptions {
+  /** Token to user lookups remembered, least recently used dropped first. @defaultValue 100000 */
+  cacheEntries?: number;
+}
+
+export function createCassandraUserStore(cql: Cql, { cacheEntries = 100_000 }: UserStoreOptions = {}): UserStore {
+  // Bounded: a client cycling through tokens (valid or forged, in skip mode every token is a user) must not grow
+  // the gateway's heap without end.
+  const byEmail = new LRUCache<string, User>({ max: cacheEntries });
   return {
     async register(userEmail) {
       const now = new Date();

@@ -1,0 +1,137 @@
+import cassandra from 'cassandra-driver';
+import kafkajs from 'kafkajs';
+import { AppError } from './app-error.js';
+
+// kafkajs is CommonJS and spreads its error classes into its exports, which Node cannot see as named ESM exports.
+const {
+  KafkaJSBrokerNotFound,
+  KafkaJSConnectionError,
+  KafkaJSError,
+  KafkaJSGroupCoordinatorNotFound,
+  KafkaJSNonRetriableError,
+  KafkaJSNumberOfRetriesExceeded,
+  KafkaJSProtocolError,
+  KafkaJSRequestTimeoutError,
+  KafkaJSTimeout,
+} = kafkajs;
+type KafkaJSError = kafkajs.KafkaJSError;
+
+/**
+ * One answer to "is this an outage?": true when a dependency (Kafka, Cassandra, the schema registry) did not
+ * answer or is overloaded, so the same request can succeed later (503 at the gateway, retry the batch in a worker).
+ * False for everything else: a rejected value, an invalid request, a message too large, a bug. Those must not be
+ * retried (a worker dead-letters the entry, the gateway answers 4xx or 500).
+ *
+ * Decided by error classes and codes the clients document, never by message text or name prefixes: messages change
+ * between versions and names are easy to imitate.
+ */
+export function isOutage(err: unknown): boolean {
+  if (err instanceof AppError) return err.retriable;
+  if (err instanceof cassandra.errors.DriverError) return isCassandraOutage(err);
+  if (err instanceof KafkaJSError) return isKafkaOutage(err);
+  return isHttpOutage(err) || isNetworkFailure(err);
+}
+
+/**
+ * An HTTP client's error (the schema registry's client: a numeric `status` and the `url` asked): the server is
+ * away or overloaded on 5xx, 408 and 429. Its client (mappersmith) reports a request that got no response at all
+ * (connection refused, reset, DNS) as status 400, so 400 counts too: the registry answers the requests we make
+ * (schema by id, latest id of a subject) with 200 or 404, never 400.
+ */
+function isHttpOutage(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const { status, url } = err as { status?: unknown; url?: unknown };
+  if (typeof status !== 'number' || typeof url !== 'string') return false;
+  return status >= 500 || status === 400 || status === 408 || status === 429;
+}
+
+const { responseErrorCodes: codes } = cassandra.types;
+
+/**
+ * Server answers that mean "not now": too few replicas, a replica too slow or overloaded, a node still joining,
+ * a truncate that did not complete everywhere. Every other code (invalid, syntaxError, unauthorized, configError,
+ * alreadyExists, readFailure, writeFailure, serverError, protocolError...) is a property of the request.
+ */
+const CASSANDRA_OUTAGE_CODES: ReadonlySet<number> = new Set([
+  codes.unavailableException,
+  codes.overloaded,
+  codes.isBootstrapping,
+  codes.truncateError,
+  codes.writeTimeout,
+  codes.readTimeout,
+]);
+
+function isCassandraOutage(err: cassandra.errors.DriverError): boolean {
+  if (err instanceof cassandra.errors.ResponseError) return CASSANDRA_OUTAGE_CODES.has(err.code);
+  // The driver flags a connection lost under a request ("Socket was closed") this way, and retries on it itself.
+  if ((err as { isSocketError?: unknown }).isSocketError === true) return true;
+  return (
+    err instanceof cassandra.errors.NoHostAvailableError ||
+    err instanceof cassandra.errors.OperationTimedOutError ||
+    err instanceof cassandra.errors.BusyConnectionError
+  );
+}
+
+/**
+ * kafkajs says itself whether an error is worth retrying (`retriable`). Two wrappers need unwrapping: its retrier
+ * gives up on a retriable cause with `KafkaJSNumberOfRetriesExceeded` (the broker stayed away: an outage), and
+ * wraps a non-retriable cause in `KafkaJSNonRetriableError` (decided by that cause, e.g. MESSAGE_TOO_LARGE).
+ * Connection failures and timeouts are outages whatever flag their class carries.
+ */
+function isKafkaOutage(err: KafkaJSError): boolean {
+  if (
+    err instanceof KafkaJSNumberOfRetriesExceeded ||
+    err instanceof KafkaJSConnectionError ||
+    err instanceof KafkaJSRequestTimeoutError ||
+    err instanceof KafkaJSTimeout ||
+    err instanceof KafkaJSBrokerNotFound ||
+    err instanceof KafkaJSGroupCoordinatorNotFound
+  )
+    return true;
+  if (err instanceof KafkaJSNonRetriableError && err.cause !== undefined && err.cause !== err) {
+    return err.cause instanceof KafkaJSError ? isKafkaOutage(err.cause) : isNetworkFailure(err.cause);
+  }
+  return err.retriable;
+}
+
+/**
+ * Kafka's answers that refuse one record itself, so sending it again can never succeed, while other records go
+ * through: too large, invalid, a timestamp or a topic policy it breaks. Other non-retriable answers (a producer's
+ * sequence or id lost, authorization) concern the producer, not the record, and are no reason to drop anything.
+ */
+const KAFKA_RECORD_REFUSALS: ReadonlySet<string> = new Set([
+  'MESSAGE_TOO_LARGE',
+  'RECORD_LIST_TOO_LARGE',
+  'INVALID_RECORD',
+  'INVALID_TIMESTAMP',
+  'POLICY_VIOLATION',
+]);
+
+/** True when Kafka refused a record for what it is (see KAFKA_RECORD_REFUSALS): a dead letter, or a 413/400. */
+export function isRecordRefusal(err: unknown, depth = 0): boolean {
+  if (!(err instanceof KafkaJSError) || depth > 4) return false;
+  if (err instanceof KafkaJSProtocolError) return KAFKA_RECORD_REFUSALS.has(err.type);
+  return err instanceof KafkaJSNonRetriableError && err.cause !== err && isRecordRefusal(err.cause, depth + 1);
+}
+
+/** Socket-level failures (the schema registry's HTTP client, a raw connection): Node's documented error codes. */
+const NETWORK_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+]);
+
+function isNetworkFailure(err: unknown, depth = 0): boolean {
+  if (typeof err !== 'object' || err === null || depth > 4) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
+  // fetch() reports a refused connection as a TypeError whose cause carries the code.
+  return isNetworkFailure((err as { cause?: unknown }).cause, depth + 1);
+}
