@@ -13,6 +13,7 @@ import { putAdmission } from './middleware/put-admission.js';
 import { routeMatch } from './middleware/route-match.js';
 import { healthRoutes, type DependencyProbe } from './routes/health.js';
 import { profileRoutes } from './routes/profile.js';
+import { customLabelRoutes } from './routes/custom-labels.js';
 import { resultRoutes } from './routes/results.js';
 import { usercacheRoutes } from './routes/usercache.js';
 import type { DocumentReader } from './store/cassandra-document-store.js';
@@ -20,6 +21,7 @@ import type { DiaryReader } from './store/cassandra-diary-reader.js';
 import { metricsRoutes } from './routes/metrics.js';
 import type { PipelineStateReader } from './store/cassandra-pipeline-state-reader.js';
 import type { ProfileStore } from './store/cassandra-profile-store.js';
+import type { CustomLabelStore } from './store/cassandra-custom-label-store.js';
 import type { UserStore } from './store/cassandra-user-store.js';
 import type { WebLog } from './web-log.js';
 
@@ -27,6 +29,7 @@ export interface GatewayDeps {
   config: Config;
   users: UserStore;
   profiles: ProfileStore;
+  customLabels: CustomLabelStore;
   documents: DocumentReader;
   diary: DiaryReader;
   timeseries: TimeseriesReader;
@@ -38,7 +41,7 @@ export interface GatewayDeps {
   stdout?: NodeJS.WritableStream;
 }
 
-const PHONE_ROOTS = ['profile', 'usercache', 'timeline', 'pipeline', 'datastreams', 'result'];
+const PHONE_ROOTS = ['profile', 'usercache', 'timeline', 'pipeline', 'datastreams', 'result', 'customlabel'];
 const MONITORING_PATHS = new Set(['/health', '/ready', '/metrics']);
 /** The routes that carry phone data and take `body_limit_mb`; every other route takes `other_body_limit_kb`. */
 const PUT_ROUTES: ReadonlySet<string> = new Set(['/usercache/put', '/usercache/putone']);
@@ -65,6 +68,7 @@ export function createApp(deps: GatewayDeps): Koa<GatewayState> {
   const routers = [
     healthRoutes({ probes: deps.probes, metrics }),
     profileRoutes({ ...identify, profiles: deps.profiles, webLog: deps.webLog }),
+    customLabelRoutes({ ...identify, labels: deps.customLabels }),
     usercacheRoutes({
       ...identify,
       publisher: deps.publisher,

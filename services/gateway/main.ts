@@ -12,6 +12,7 @@ import { createCassandraDocumentReader } from './store/cassandra-document-store.
 import { createCassandraDiaryReader } from './store/cassandra-diary-reader.js';
 import { createPipelineStateReader } from './store/cassandra-pipeline-state-reader.js';
 import { createCassandraProfileStore } from './store/cassandra-profile-store.js';
+import { createCassandraCustomLabelStore } from './store/cassandra-custom-label-store.js';
 import { createCassandraUserStore } from './store/cassandra-user-store.js';
 import { createWebLog } from './web-log.js';
 
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
     config,
     users: createCassandraUserStore(cql, { cacheEntries: config.webserver.userCacheEntries }),
     profiles: createCassandraProfileStore(cql),
+    customLabels: createCassandraCustomLabelStore(cql),
     documents: createCassandraDocumentReader(cql),
     diary: createCassandraDiaryReader(cql),
     timeseries: createTimeseriesReader(cql),

@@ -15,6 +15,7 @@ import { createCassandraDocumentReader } from '../../services/gateway/store/cass
 import { createCassandraDiaryReader } from '../../services/gateway/store/cassandra-diary-reader.js';
 import { createPipelineStateReader } from '../../services/gateway/store/cassandra-pipeline-state-reader.js';
 import { createCassandraProfileStore } from '../../services/gateway/store/cassandra-profile-store.js';
+import { createCassandraCustomLabelStore } from '../../services/gateway/store/cassandra-custom-label-store.js';
 import { createCassandraUserStore } from '../../services/gateway/store/cassandra-user-store.js';
 import { createWebLog } from '../../services/gateway/web-log.js';
 import type { TestEnv } from './test-env.js';
@@ -56,6 +57,7 @@ export async function startGateway(
     config: env.config,
     users: createCassandraUserStore(cql, { cacheEntries: env.config.webserver.userCacheEntries }),
     profiles: createCassandraProfileStore(cql),
+    customLabels: createCassandraCustomLabelStore(cql),
     documents: createCassandraDocumentReader(cql),
     diary: createCassandraDiaryReader(cql),
     timeseries: createTimeseriesReader(cql),

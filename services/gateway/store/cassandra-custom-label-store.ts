@@ -1,0 +1,179 @@
+import type { Cql, Statement } from '../../../shared/cassandra/index.js';
+import { ValidationError } from '../../../shared/errors/index.js';
+
+/**
+ * The label kinds a user may extend with their own labels. The current app sends `mode` and `purpose`
+ * (`phone:www/js/App.tsx` CUSTOM_LABEL_KEYS_IN_DATABASE); `replaced_mode` is the third MULTILABEL question and
+ * takes the same labels. e-mission accepts any key and stores it as a profile field; Itinera keeps the list closed.
+ */
+export const CUSTOM_LABEL_KEYS: ReadonlySet<string> = new Set(['mode', 'purpose', 'replaced_mode']);
+export type CustomLabelKey = 'mode' | 'purpose' | 'replaced_mode';
+
+/**
+ * Most labels kept per user and key, active or deleted-but-remembered. The app's own label lists hold about
+ * twenty entries and its input field takes 25 characters per label; 200 is far beyond a person's vocabulary of
+ * trip modes, and keeps a get at one small partition slice (3 keys × 200 rows × ≤ 400 bytes per user).
+ */
+export const MAX_LABELS_PER_KEY = 200;
+
+export interface LabelChange {
+  /** The label a trip was changed from: its frequency drops by one. Null or "" for none. */
+  oldLabel: string | null;
+  /** The label a trip was changed to: its frequency rises by one and it becomes active. */
+  newLabel: string;
+  /** Create `newLabel` (with frequency 1) when the user has no such label yet. */
+  addIfMissing: boolean;
+}
+
+/**
+ * One user's custom labels, e-mission's `User.{get,insert,update,delete}UserCustomLabel`
+ * (`emission/core/wrapper/user.py`). Every method answers the key's active labels as e-mission lists them: most
+ * used first, ties in order of first creation.
+ */
+export interface CustomLabelStore {
+  list(userId: string, key: CustomLabelKey): Promise<string[]>;
+  /** Adds the label, or reactivates it (keeping its frequency) if the user deleted it earlier. */
+  insert(userId: string, key: CustomLabelKey, label: string): Promise<string[]>;
+  /** Records that a trip's label changed from `oldLabel` to `newLabel`. */
+  update(userId: string, key: CustomLabelKey, change: LabelChange): Promise<string[]>;
+  /** Deactivates the label; a label the user never has is no error (e-mission answers the list unchanged). */
+  remove(userId: string, key: CustomLabelKey, label: string): Promise<string[]>;
+}
+
+interface LabelRow {
+  label: string;
+  createdAt: Date;
+  frequency: number;
+  active: boolean;
+}
+
+/** Active labels, most used first; ties in creation order (e-mission's stable sort over dict insertion order). */
+export function activeLabels(rows: Iterable<LabelRow>): string[] {
+  return [...rows]
+    .filter((r) => r.active)
+    .sort(
+      (a, b) =>
+        b.frequency - a.frequency ||
+        a.createdAt.getTime() - b.createdAt.getTime() ||
+        (a.label < b.label ? -1 : a.label > b.label ? 1 : 0),
+    )
+    .map((r) => r.label);
+}
+
+const SELECT_KEY =
+  'SELECT label, created_at, frequency, is_active FROM custom_labels WHERE user_id = ? AND label_key = ? LIMIT ?';
+const UPSERT =
+  'UPDATE custom_labels SET created_at = ?, frequency = ?, is_active = ?, update_ts = ? ' +
+  'WHERE user_id = ? AND label_key = ? AND label = ?';
+const DELETE = 'DELETE FROM custom_labels WHERE user_id = ? AND label_key = ? AND label = ?';
+
+export function createCassandraCustomLabelStore(cql: Cql): CustomLabelStore {
+  // Changes are read-modify-write of absolute values (so each write is an idempotent upsert the driver may retry,
+  // unlike a counter). Calls of one user on this gateway run one after another; two gateways changing the same
+  // user's labels in the same instant can lose one frequency step, which only reorders that user's list.
+  const queues = new Map<string, Promise<unknown>>();
+  function oneAtATime<T>(userId: string, work: () => Promise<T>): Promise<T> {
+    const previous = queues.get(userId) ?? Promise.resolve();
+    const result = previous.then(work, work);
+    const settled = result.catch(() => undefined);
+    queues.set(userId, settled);
+    void settled.then(() => {
+      if (queues.get(userId) === settled) queues.delete(userId);
+    });
+    return result;
+  }
+
+  async function load(userId: string, key: CustomLabelKey): Promise<Map<string, LabelRow>> {
+    // LIMIT one past the bound: the rows are never more than MAX_LABELS_PER_KEY, and a read stays bounded if they were.
+    const rs = await cql.read(SELECT_KEY, [userId, key, MAX_LABELS_PER_KEY + 1]);
+    const rows = new Map<string, LabelRow>();
+    for (const row of rs.rows) {
+      const label = String(row['label']);
+      rows.set(label, {
+        label,
+        createdAt: row['created_at'] instanceof Date ? row['created_at'] : new Date(0),
+        frequency: typeof row['frequency'] === 'number' ? row['frequency'] : 0,
+        active: row['is_active'] === true,
+      });
+    }
+    return rows;
+  }
+
+  function upsert(userId: string, key: CustomLabelKey, row: LabelRow, now: Date): Statement {
+    return { query: UPSERT, params: [row.createdAt, row.frequency, row.active, now, userId, key, row.label] };
+  }
+
+  function roomFor(rows: Map<string, LabelRow>, key: CustomLabelKey): void {
+    if (rows.size >= MAX_LABELS_PER_KEY)
+      throw new ValidationError(`a user may keep at most ${MAX_LABELS_PER_KEY} custom ${key} labels`, {
+        details: { field: 'label', limit: MAX_LABELS_PER_KEY },
+      });
+  }
+
+  return {
+    async list(userId, key) {
+      return activeLabels((await load(userId, key)).values());
+    },
+
+    insert(userId, key, label) {
+      return oneAtATime(userId, async () => {
+        const rows = await load(userId, key);
+        const now = new Date();
+        const existing = rows.get(label);
+        if (existing?.active) return activeLabels(rows.values());
+        if (!existing) roomFor(rows, key);
+        const row: LabelRow = existing
+          ? { ...existing, active: true }
+          : { label, createdAt: now, frequency: 0, active: true };
+        await cql.write(UPSERT, upsert(userId, key, row, now).params);
+        rows.set(label, row);
+        return activeLabels(rows.values());
+      });
+    },
+
+    update(userId, key, { oldLabel, newLabel, addIfMissing }) {
+      return oneAtATime(userId, async () => {
+        const rows = await load(userId, key);
+        const now = new Date();
+        const changed = new Map<string, LabelRow>();
+        // The three steps of e-mission's updateUserCustomLabel, in its order (old === new nets to no change).
+        const target = rows.get(newLabel);
+        if (target) {
+          changed.set(newLabel, { ...target, frequency: target.frequency + 1, active: true });
+        } else if (addIfMissing) {
+          roomFor(rows, key);
+          changed.set(newLabel, { label: newLabel, createdAt: now, frequency: 1, active: true });
+        }
+        if (oldLabel) {
+          const source = changed.get(oldLabel) ?? rows.get(oldLabel);
+          if (source) changed.set(oldLabel, { ...source, frequency: source.frequency - 1 });
+        }
+        if (changed.size > 0) {
+          // One partition: the unlogged batch applies both rows or neither.
+          await cql.writeBatch([...changed.values()].map((row) => upsert(userId, key, row, now)));
+          for (const [label, row] of changed) rows.set(label, row);
+        }
+        return activeLabels(rows.values());
+      });
+    },
+
+    remove(userId, key, label) {
+      return oneAtATime(userId, async () => {
+        const rows = await load(userId, key);
+        const existing = rows.get(label);
+        if (!existing?.active) return activeLabels(rows.values());
+        if (existing.frequency > 0) {
+          // Used at least once: kept inactive, as e-mission does, so a re-insert gets its frequency back.
+          const row = { ...existing, active: false };
+          await cql.write(UPSERT, upsert(userId, key, row, new Date()).params);
+          rows.set(label, row);
+        } else {
+          // Never used: nothing to remember, and the row stops counting towards MAX_LABELS_PER_KEY.
+          await cql.write(DELETE, [userId, key, label]);
+          rows.delete(label);
+        }
+        return activeLabels(rows.values());
+      });
+    },
+  };
+}
