@@ -9,6 +9,7 @@ import { createLogger } from '../../shared/logger/index.js';
 import { createAvroCodec, createSchemaRegistry } from '../../shared/schema-registry/index.js';
 import { createErrorTimeseries, createTimeseriesReader } from '../../shared/timeseries/index.js';
 import { replayDeadLetters } from '../converter/replay-dead-letters.js';
+import { labelsReport } from './labels-report.js';
 import { applyReset, planReset } from './reset-pipeline.js';
 import { topicName } from '../../shared/events/index.js';
 import { createDiaryPublisher } from '../trip-builder/diary-publisher.js';
@@ -31,6 +32,8 @@ const HELP = `itinera <command> [options]   (operator commands; exit 0 on succes
   reset-pipeline -u <user>          rebuild one user's trips, diary and metrics from that date (default: the
     [-d YYYY-MM-DD] [--dry-run]     start) now, from the raw timeseries; other users are not touched
   user <token or uuid>              what the timeseries holds for one user, by key
+  labels <token or uuid>            a day's trips with their labels and notes (and their places'), and the
+    [-d YYYY-MM-DD]                 inputs around it that label nothing, with the reason (default: the last day)
 `;
 
 function fail(message: string, code = 2): never {
@@ -230,6 +233,16 @@ async function main(argv: string[]): Promise<number> {
         process.stdout.write(`user ${uuid}\n`);
         const counts = await createTimeseriesReader(s.cql).countByKey(uuid);
         for (const [key, n] of Object.entries(counts)) process.stdout.write(`  ${key}\t${n}\n`);
+        return 0;
+      });
+    case 'labels':
+      return withServices(async (s) => {
+        const uuid = await resolveUser(s, positionals[0] ?? fail('labels needs a token or a uuid'));
+        const trips = createCassandraTripStore(s.cql);
+        const day = values.date ?? (await trips.latestTrips(uuid, 1))[0]?.localDate;
+        if (day === undefined) fail(`no trips for ${uuid}`, 1);
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) fail('labels -d needs a date YYYY-MM-DD');
+        process.stdout.write(await labelsReport({ trips, timeseries: createTimeseriesReader(s.cql) }, uuid, day));
         return 0;
       });
     default:

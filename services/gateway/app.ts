@@ -67,7 +67,7 @@ export function createApp(deps: GatewayDeps): Koa<GatewayState> {
   const identify = { auth: deps.config.webserver, users: deps.users };
   const routers = [
     healthRoutes({ probes: deps.probes, metrics }),
-    profileRoutes({ ...identify, profiles: deps.profiles, webLog: deps.webLog }),
+    profileRoutes({ ...identify, profiles: deps.profiles, pipeline: deps.pipeline, webLog: deps.webLog }),
     customLabelRoutes({ ...identify, labels: deps.customLabels }),
     usercacheRoutes({
       ...identify,

@@ -4,13 +4,16 @@ import type { Logger } from '../../shared/logger/index.js';
 import type { AvroCodec } from '../../shared/schema-registry/index.js';
 import { storeDeadLetter, TRIP_BUILDER_ERROR_KEY, type ErrorTimeseries } from '../../shared/timeseries/index.js';
 import { OBSERVED_KEYS } from './domain/observations.js';
+import { USER_INPUT_KEYS } from './domain/labels/index.js';
 import { rebuildUser, type RebuildDeps } from './rebuild-user.js';
+import { relabelUser } from './relabel-user.js';
 
 /** The Avro value of the timeseries topic (schemas/avro/timeseries-entry.avsc). */
 interface TimeseriesRecord {
   user_id: string;
   key: string;
   data_ts: number | null;
+  entry_json: string;
 }
 
 export interface TripBuilderDeps extends RebuildDeps {
@@ -24,6 +27,13 @@ export interface TripBuilderDeps extends RebuildDeps {
 }
 
 const OBSERVED: ReadonlySet<string> = new Set(Object.values(OBSERVED_KEYS));
+const USER_INPUTS: ReadonlySet<string> = new Set(USER_INPUT_KEYS);
+
+/** The start of a label, survey or note: the time its trip or place is looked for around. */
+function inputStartTs(entryJson: string): number | undefined {
+  const start = (JSON.parse(entryJson) as { data?: { start_ts?: unknown } }).data?.start_ts;
+  return typeof start === 'number' && Number.isFinite(start) ? start : undefined;
+}
 
 /** Characters of a failed rebuild's reason written to the log. */
 const LOGGED_REASON_CHARS = 2000;
@@ -48,6 +58,8 @@ export function createTripBatchHandler(deps: TripBuilderDeps) {
   }: EachBatchPayload) => {
     if (batch.messages.length === 0 || !isRunning() || isStale()) return;
     const earliest = new Map<string, number>();
+    /** Labels, surveys and notes per user: matched by re-rendering their days, trips untouched (path B). */
+    const inputStarts = new Map<string, number[]>();
     const firstOffset = new Map<string, number>();
     for (const message of batch.messages) {
       if (!message.value) continue;
@@ -64,22 +76,32 @@ export function createTripBatchHandler(deps: TripBuilderDeps) {
         });
         continue;
       }
-      if (!OBSERVED.has(record.key) || record.data_ts === null) continue;
-      earliest.set(record.user_id, Math.min(earliest.get(record.user_id) ?? Infinity, record.data_ts));
+      if (USER_INPUTS.has(record.key)) {
+        const start = inputStartTs(record.entry_json);
+        if (start === undefined) continue;
+        inputStarts.set(record.user_id, [...(inputStarts.get(record.user_id) ?? []), start]);
+      } else if (OBSERVED.has(record.key) && record.data_ts !== null) {
+        earliest.set(record.user_id, Math.min(earliest.get(record.user_id) ?? Infinity, record.data_ts));
+      } else continue;
       if (!firstOffset.has(record.user_id)) firstOffset.set(record.user_id, Number(message.offset));
     }
     const rebuild = deps.rebuild ?? rebuildUser;
     // Users are independent and each appears once here, so several rebuild at once: a rebuild mostly waits on
     // Cassandra, and a batch after an evening of syncs holds hundreds of users.
-    const users = [...earliest];
+    const users = [...new Set([...earliest.keys(), ...inputStarts.keys()])];
     let next = 0;
     const rebuildNext = async () => {
       while (next < users.length) {
-        const [userId, from] = users[next++]!;
+        const userId = users[next++]!;
+        // Where the failure row is filed when this user's work fails: the first new observation, else input.
+        const from = earliest.get(userId) ?? Math.min(...(inputStarts.get(userId) ?? [0]));
         const started = performance.now();
-        let result: Awaited<ReturnType<typeof rebuildUser>>;
+        let result: Awaited<ReturnType<typeof rebuildUser>> = { trips: 0, days: [] };
         try {
-          result = await rebuild(deps, userId, from);
+          if (earliest.has(userId)) result = await rebuild(deps, userId, from);
+          // After the rebuild, so labels of trips it just made are matched too; days it rendered are cheap to redo.
+          const inputs = inputStarts.get(userId);
+          if (inputs) await relabelUser(deps, userId, inputs);
         } catch (err) {
           // An outage is retried with the whole batch. Anything else is this user's data or a bug the data
           // reveals: retrying cannot help and would stall every other user of the partition, so it is recorded

@@ -1,6 +1,14 @@
 import type { Logger } from '../../shared/logger/index.js';
 import type { TimeseriesReader } from '../../shared/timeseries/index.js';
-import { tripToCompositeEntry } from './domain/diary/composite-trip.js';
+import { tripToCompositeEntry, type TripLabels } from './domain/diary/composite-trip.js';
+import {
+  labelMoves,
+  readUserInputEntry,
+  type TimelineElement,
+  timelineOfMoves,
+  USER_INPUT_KEYS,
+  type UserInputEntry,
+} from './domain/labels/index.js';
 import { tripLocalDate, tripToGeojson } from './domain/diary/trip-geojson.js';
 import { diaryKey, obsoleteKeys, recentDays } from './domain/diary/usercache-documents.js';
 import { OBSERVED_KEYS, type TimeseriesLike, toObservations } from './domain/observations.js';
@@ -20,10 +28,13 @@ export interface RebuildDeps {
   now(): number;
 }
 
+/** What rendering a day reads: the stored trips and the timeseries (for the user's inputs). */
+export type DayReaders = Pick<RebuildDeps, 'timeseries' | 'trips'>;
+
 /** Far enough in the future for "everything after": data.ts of a phone's entries never exceeds it. */
 const END_OF_TIME = 4_102_444_800; // 2100-01-01
 /** How many recent trips to look at when listing the days the phone's usercache should hold. */
-const RECENT_TRIPS_SCAN = 200;
+export const RECENT_TRIPS_SCAN = 200;
 
 export interface RebuildResult {
   trips: number;
@@ -78,18 +89,71 @@ export async function rebuildUser(deps: RebuildDeps, userId: string, earliestNew
   return { trips: built.trips.length, days: [...days].sort() };
 }
 
-async function renderDay(deps: RebuildDeps, userId: string, day: string): Promise<RenderedDay> {
+/** How long before a trip a label about it may have been written: phone clocks drift, never by a day. */
+const INPUT_CLOCK_SLACK_S = 86_400;
+
+/**
+ * The user's labels, surveys and notes that may concern trips from `fromTs` on. An input is written once its trip
+ * or place has happened, so reading by write time from the first trip on finds every candidate, and a rebuild of
+ * recent days reads only recent inputs.
+ */
+export async function readUserInputs(deps: DayReaders, userId: string, fromTs: number): Promise<UserInputEntry[]> {
+  const raw = await deps.timeseries.find(
+    userId,
+    USER_INPUT_KEYS,
+    'metadata.write_ts',
+    fromTs - INPUT_CLOCK_SLACK_S,
+    END_OF_TIME,
+  );
+  return raw.map((json) => readUserInputEntry(JSON.parse(json))).filter((e) => e !== undefined);
+}
+
+/** A day's trips with what the user said about them, and what that was matched from. */
+export interface LabelledDay {
+  trips: BuiltTrip[];
+  /** The trips with the one before and the one after the day, when there are: they bound the day's places. */
+  chain: (BuiltTrip | undefined)[];
+  labels: TripLabels[];
+  /** The timeline the inputs were matched against (places and trips of the chain) and those inputs. */
+  timeline: TimelineElement[];
+  inputs: UserInputEntry[];
+}
+
+/**
+ * Path A for one day: every stored input matched afresh against the day's trips and places, so a re-render after a
+ * late label, a rebuild or a reset gives the same result. The trips before and after the day bound its first and
+ * last places; the last place stays open, and takes later place notes, until a trip leaves it.
+ */
+export async function labelDay(deps: DayReaders, userId: string, day: string): Promise<LabelledDay | undefined> {
   const trips = (await deps.trips.tripsOfDay(userId, day)).sort((a, b) => a.rawStartTs - b.rawStartTs);
-  if (trips.length === 0) return { timeline: [], composites: [] };
+  if (trips.length === 0) return undefined;
   const { previous, next } = await deps.trips.neighbours(
     userId,
     trips[0]!.rawStartTs,
     trips[trips.length - 1]!.rawStartTs,
   );
   const chain: (BuiltTrip | undefined)[] = [previous, ...trips, next];
+  const moves = chain.filter((t): t is BuiltTrip => t !== undefined);
+  const inputs = await readUserInputs(deps, userId, moves[0]!.startTs);
+  const timeline = timelineOfMoves(moves);
+  const matched = labelMoves(moves, inputs);
+  const at = previous ? 1 : 0;
+  const labels = trips.map((_, i) => ({
+    trip: matched.moves[at + i]!,
+    startPlace: matched.places[at + i]!,
+    endPlace: matched.places[at + i + 1]!,
+  }));
+  return { trips, chain, labels, timeline, inputs };
+}
+
+/** A day's trips in both shapes the phone apps read, labelled. */
+export async function renderDay(deps: DayReaders, userId: string, day: string): Promise<RenderedDay> {
+  const labelled = await labelDay(deps, userId, day);
+  if (!labelled) return { timeline: [], composites: [] };
+  const { trips, chain, labels } = labelled;
   return {
     timeline: trips.map((t, i) => tripToGeojson(userId, t, chain[i], chain[i + 2])),
-    composites: trips.map((t, i) => tripToCompositeEntry(userId, t, chain[i], chain[i + 2])),
+    composites: trips.map((t, i) => tripToCompositeEntry(userId, t, chain[i], chain[i + 2], labels[i])),
   };
 }
 
@@ -97,7 +161,7 @@ async function renderDay(deps: RebuildDeps, userId: string, day: string): Promis
  * The phone's usercache holds the diary of the recent days (e-mission's server-to-phone documents): days rebuilt
  * now are written, days that fell out of the window and obsolete documents are removed.
  */
-async function refreshUsercache(
+export async function refreshUsercache(
   deps: RebuildDeps,
   userId: string,
   rendered: Map<string, unknown[]>,

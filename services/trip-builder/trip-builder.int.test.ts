@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from '../../test/helpers/gateway.js';
-import { intakeLogDir, startConverter, startTripBuilder } from '../../test/helpers/pipeline.js';
+import { intakeLogDir, runCli, startConverter, startTripBuilder } from '../../test/helpers/pipeline.js';
 import { DAY_OF, loadGroundTruth, loadRealDay, phoneEntries, REAL_DAYS } from '../../test/helpers/real-days.js';
 import { pushEntries, settledTrips, timeline as timelineOf, tripShape as shape } from '../../test/helpers/trips.js';
-import { createTestEnv, serviceEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
+import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
 import type { RunningConverter } from '../converter/run-converter.js';
 import { matches, type ReferenceTrip } from './domain/timeline/evaluate.js';
 import type { RunningTripBuilder } from './run-trip-builder.js';
@@ -34,11 +34,7 @@ const push = (user: string, entries: unknown[]) => pushEntries(gw, user, entries
 const timeline = (user: string, day: string) => timelineOf(gw, user, day);
 const settled = (user: string, day: string, n: number) => settledTrips(gw, user, day, n);
 
-/** The operator CLI, as `npx itinera`, pointed at this test's keyspace and topics. */
-const cli = (args: string[]) =>
-  execFileSync(process.execPath, ['--import', 'tsx', join(process.cwd(), 'services/cli/main.ts'), ...args], {
-    env: serviceEnv(env),
-  }).toString();
+const cli = (args: string[]) => runCli(env, args);
 
 const reference = new Map<string, any[]>();
 

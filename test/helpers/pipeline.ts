@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -77,4 +77,11 @@ export async function usercacheMessages(
 ): Promise<Message[]> {
   const encode = await env.codec.encoderFor(valueSubject(topicName(env.config.kafka.topicPrefix, 'usercache')));
   return entries.map((e) => ({ key: user, value: encode(toPhoneRecord(user, e)) }));
+}
+
+/** The operator CLI, as `npx itinera`, pointed at this test's keyspace and topics; returns what it printed. */
+export function runCli(env: TestEnv, args: string[]): string {
+  return execFileSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'services/cli/main.ts'), ...args], {
+    env: serviceEnv(env),
+  }).toString();
 }

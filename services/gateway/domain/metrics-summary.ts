@@ -65,6 +65,19 @@ export function timestampFreq(freq: string): TimestampFreq | undefined {
 
 const DAY_S = 86_400;
 
+/**
+ * k-anonymity of an aggregate cell: a user is remembered only while fewer than `minUsers` are known, which is
+ * enough to tell whether the cell may be shown (constant memory per cell, whatever the number of users).
+ */
+export function rememberUser(users: Set<string>, userId: string, minUsers: number): void {
+  if (users.size < minUsers) users.add(userId);
+}
+
+/** A cell computed from at least `minUsers` distinct users may be shown (k = 1: always). */
+export function passesK(users: ReadonlySet<string>, minUsers: number): boolean {
+  return users.size >= minUsers;
+}
+
 export interface MetricsAccumulator {
   add(section: SectionFact): void;
   /** The bins of one metric, in time order. */
@@ -136,7 +149,7 @@ export function createMetricsAccumulator(binning: Binning, options: AccumulatorO
       m.speedSum += s.distance / s.duration;
       m.speedCount += 1;
     }
-    if (m.users.size < minUsers) m.users.add(s.userId);
+    rememberUser(m.users, s.userId, minUsers);
     minTs = Math.min(minTs, s.startTs);
     maxTs = Math.max(maxTs, s.startTs);
   }
@@ -150,7 +163,7 @@ export function createMetricsAccumulator(binning: Binning, options: AccumulatorO
         : (day: string | number) => String(day).slice(0, binning.freq === 'MONTHLY' ? 7 : 4);
     const out = new Map<string | number, Bin>();
     for (const [day, cell] of days) {
-      if (cell.users.size < minUsers) continue;
+      if (!passesK(cell.users, minUsers)) continue;
       const key = coarseKey(day);
       let bin = out.get(key);
       if (!bin) {
@@ -162,7 +175,7 @@ export function createMetricsAccumulator(binning: Binning, options: AccumulatorO
       }
       for (const u of cell.users) bin.users.add(u);
       for (const [mode, m] of cell.modes) {
-        if (m.users.size < minUsers) continue;
+        if (!passesK(m.users, minUsers)) continue;
         const into = bin.modes.get(mode);
         if (!into) {
           bin.modes.set(mode, { ...m, users: new Set(m.users) });
@@ -173,7 +186,7 @@ export function createMetricsAccumulator(binning: Binning, options: AccumulatorO
         into.duration += m.duration;
         into.speedSum += m.speedSum;
         into.speedCount += m.speedCount;
-        for (const u of m.users) if (into.users.size < minUsers) into.users.add(u);
+        for (const u of m.users) rememberUser(into.users, u, minUsers);
       }
     }
     return out;
@@ -187,10 +200,10 @@ export function createMetricsAccumulator(binning: Binning, options: AccumulatorO
     bin: Bin | undefined,
   ): ModeSummary {
     const out: ModeSummary = { ts, local_dt: localDate(ts, timeZone), fmt_time: fmtTime, nUsers: 0 };
-    if (!bin || bin.users.size < minUsers) return out;
+    if (!bin || !passesK(bin.users, minUsers)) return out;
     out.nUsers = bin.users.size;
     for (const [mode, m] of bin.modes) {
-      if (m.users.size < minUsers) continue;
+      if (!passesK(m.users, minUsers)) continue;
       const value = modeValue(metric, m);
       // Mode names come from stored data; defineProperty keeps a "__proto__" mode an ordinary key.
       if (value !== undefined && !Object.hasOwn(out, mode))

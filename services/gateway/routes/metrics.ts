@@ -12,6 +12,15 @@ import {
   timestampProblem,
 } from '../../../shared/time/index.js';
 import {
+  createLabelMetricsAccumulator,
+  footprintFactors,
+  isLabelDimension,
+  isLabelMetric,
+  LABEL_METRICS,
+  type LabelDimension,
+  type LabelMetricList,
+} from '../domain/label-metrics.js';
+import {
   type Binning,
   createMetricsAccumulator,
   isMetricName,
@@ -51,7 +60,7 @@ const DAY_S = 86_400;
 const WIDEST_OFFSET_S = 14 * 3600;
 
 /** The metrics `/result/metrics/yyyy_mm_dd` names in `metric_list` (e-mission-common's metrics_summaries). */
-const LABEL_METRICS: ReadonlySet<string> = new Set(['count', 'distance', 'duration', 'response_count', 'footprint']);
+const LABEL_METRIC_NAMES: ReadonlySet<string> = new Set(LABEL_METRICS);
 const LOCAL_FREQS: ReadonlySet<string> = new Set(['DAILY', 'MONTHLY', 'YEARLY']);
 
 type Body = Record<string, unknown>;
@@ -129,39 +138,85 @@ async function authorizeAggregate(
   }
 }
 
-/**
- * `/result/metrics/yyyy_mm_dd` (the current app's group-comparison cards) groups by confirmed labels, and there are
- * no labels yet: it answers the old-form object with an empty list per requested metric, which the app shows as
- * "no data". A 404 would make the app show an error every time the dashboard opens.
- */
-function labelMetricsPlaceholder(b: Body): Record<string, never[]> {
-  const list = b['metric_list'];
-  const names =
-    list === undefined
-      ? ['count', 'distance', 'duration']
-      : Array.isArray(list)
-        ? list
-        : list !== null && typeof list === 'object'
-          ? Object.keys(list)
-          : undefined;
-  if (!names) throw new ValidationError('metric_list must name metrics, e.g. {"distance": ["mode_confirm"]}');
-  const valid = metricNames(names, LABEL_METRICS, 'metric_list');
+/** The app's default `metric_list` (e-mission-phone `MetricsTab.tsx` `DEFAULT_METRIC_LIST`). */
+const DEFAULT_LABEL_METRIC_LIST: Body = {
+  distance: ['mode_confirm'],
+  duration: ['mode_confirm'],
+  count: ['mode_confirm'],
+};
+
+/** How a `/result/metrics/yyyy_mm_dd` call is answered. */
+interface LabelMetricsQuery {
+  metricList: LabelMetricList;
+  /**
+   * `by_metric` (the old form, `{distance: [{date, nUsers, mode_confirm_bike: …}]}`) for a `metric_list` object,
+   * which is what the app sends and what e-mission's server answers it; `days` (the new form, e-mission-common's
+   * summaries `[{date, metric, nUsers, dimensions}]`) for a `metric_list` list, the other shape e-mission-common's
+   * `generate_summaries` takes (`dict(metric_list)` of `[metric, dimensions]` pairs).
+   */
+  form: 'by_metric' | 'days';
+  localDates: string[];
+}
+
+/** A metric's dimensions: a list of names; names e-mission-common does not know are skipped, as it skips them. */
+function labelDimensions(value: unknown, metric: string): LabelDimension[] {
+  if (!Array.isArray(value))
+    throw new ValidationError(`metric_list.${metric} must be a list of dimensions, e.g. ["mode_confirm"]`, {
+      details: { field: 'metric_list' },
+    });
+  const out = new Set<LabelDimension>();
+  for (const d of value as unknown[]) {
+    if (typeof d !== 'string')
+      throw new ValidationError(`metric_list.${metric} must name dimensions as strings`, {
+        details: { field: 'metric_list' },
+      });
+    if (isLabelDimension(d)) out.add(d);
+  }
+  return [...out];
+}
+
+function labelMetricsQuery(b: Body): LabelMetricsQuery {
+  const list = b['metric_list'] ?? DEFAULT_LABEL_METRIC_LIST;
+  const pairs: [unknown, unknown][] = [];
+  let form: LabelMetricsQuery['form'];
+  if (Array.isArray(list)) {
+    form = 'days';
+    for (const item of list as unknown[]) {
+      // A metric's name alone stands for the app's default dimension.
+      if (Array.isArray(item) && item.length === 2) pairs.push([item[0], item[1]]);
+      else pairs.push([item, ['mode_confirm']]);
+    }
+  } else if (list !== null && typeof list === 'object') {
+    form = 'by_metric';
+    for (const [name, dims] of Object.entries(list as Body)) pairs.push([name, dims]);
+  } else {
+    throw new ValidationError('metric_list must name metrics, e.g. {"distance": ["mode_confirm"]}', {
+      details: { field: 'metric_list' },
+    });
+  }
+  const names = metricNames(
+    pairs.map(([n]) => n),
+    LABEL_METRIC_NAMES,
+    'metric_list',
+  );
+  const metricList: LabelMetricList = names.filter(isLabelMetric).map((metric) => ({
+    metric,
+    dimensions: labelDimensions(pairs.find(([n]) => n === metric)?.[1], metric),
+  }));
+
   const days: CalendarDay[] = [];
   for (const field of ['start_time', 'end_time']) {
     const value = b[field];
-    if (value === undefined) continue;
     const day = typeof value === 'string' ? parseIsoDay(value) : undefined;
     if (!day) throw new ValidationError(`${field} must be an existing day YYYY-MM-DD`, { details: { field } });
     days.push(day);
   }
-  if (days.length === 2) {
-    const span = dayNumber(days[1]!) - dayNumber(days[0]!);
-    if (span < 0) throw new ValidationError('end_time is before start_time', { details: { field: 'end_time' } });
-    if (span >= MAX_METRICS_RANGE_DAYS) throw rangeTooLong('end_time');
-  }
-  const out: Record<string, never[]> = {};
-  for (const n of valid) out[n] = [];
-  return out;
+  const [first, last] = [dayNumber(days[0]!), dayNumber(days[1]!)];
+  if (last < first) throw new ValidationError('end_time is before start_time', { details: { field: 'end_time' } });
+  if (last - first >= MAX_METRICS_RANGE_DAYS) throw rangeTooLong('end_time');
+  const localDates: string[] = [];
+  for (let n = first; n <= last; n++) localDates.push(new Date(n * DAY_S * 1000).toISOString().slice(0, 10));
+  return { metricList, form, localDates };
 }
 
 interface MetricsQuery {
@@ -229,6 +284,10 @@ function localDateQuery(b: Body): MetricsQuery {
  * per sensed mode, for the calling user and/or aggregated over all users, from the sections the trip builder keeps
  * in `section_metrics` (one partition per day, so a call reads the days asked for, never every trip). Sections are
  * summed as they stream in; a call is bounded in days, in rows read, and in partitions read at once.
+ *
+ * `/result/metrics/yyyy_mm_dd` (the current app's group cards): the aggregate over all users' confirmed trips by
+ * label and trip-local day, from the per-trip rows the trip builder keeps in `label_trip_metrics` (one partition
+ * per day, same bounds), in the answer form the request's `metric_list` shape asks for (domain/label-metrics).
  */
 export function metricsRoutes(deps: MetricsDeps): Router<GatewayState> {
   const router = new Router<GatewayState>();
@@ -251,10 +310,19 @@ export function metricsRoutes(deps: MetricsDeps): Router<GatewayState> {
     const aggregateCall = aggregateFlag ?? b['user'] === undefined;
 
     if (timeType === 'yyyy_mm_dd') {
-      const answer = labelMetricsPlaceholder(b);
-      if (aggregateCall) await authorizeAggregate(ctx, deps, b);
-      else await identifyUser(ctx, deps);
-      ctx.body = answer;
+      // The answer is the aggregate over all users whoever asks (e-mission's server never uses the user here), so
+      // it is always an aggregate call: `aggregate_call_auth` decides, with or without `aggregate: true`, and
+      // first, as e-mission does: where aggregates are off the route does not exist, whatever the body says.
+      await authorizeAggregate(ctx, deps, b);
+      const query = labelMetricsQuery(b);
+      const acc = createLabelMetricsAccumulator(query.metricList, {
+        minUsers: deps.limits.aggregateMinUsers,
+        footprint: footprintFactors(b['app_config']),
+      });
+      await deps.diary.scanLabelTrips(query.localDates, (t) => acc.add(t), {
+        maxSections: deps.limits.metricsMaxSections,
+      });
+      ctx.body = query.form === 'by_metric' ? acc.byMetric() : acc.days();
       return;
     }
 

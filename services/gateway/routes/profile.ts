@@ -2,11 +2,14 @@ import Router from '@koa/router';
 import { ValidationError } from '../../../shared/errors/index.js';
 import { loggableToken, verifyToken } from '../auth/resolve-token.js';
 import type { GatewayState } from '../gateway-state.js';
+import type { PipelineStateReader } from '../store/cassandra-pipeline-state-reader.js';
 import type { ProfileStore } from '../store/cassandra-profile-store.js';
 import { bsonUuid, identifyUser, type IdentifyDeps } from './identify-user.js';
 import type { WebLog } from '../web-log.js';
 
-export function profileRoutes(deps: IdentifyDeps & { profiles: ProfileStore; webLog: WebLog }): Router<GatewayState> {
+export function profileRoutes(
+  deps: IdentifyDeps & { profiles: ProfileStore; pipeline: PipelineStateReader; webLog: WebLog },
+): Router<GatewayState> {
   const router = new Router<GatewayState>();
 
   router.post('/profile/create', async (ctx) => {
@@ -29,8 +32,19 @@ export function profileRoutes(deps: IdentifyDeps & { profiles: ProfileStore; web
 
   router.post('/profile/get', async (ctx) => {
     const user = await identifyUser(ctx, deps);
-    const profile = (await deps.profiles.get(user.uuid)) ?? {};
-    ctx.body = { ...profile, user_id: bsonUuid(user.uuid) };
+    const [profile, progress, counts] = await Promise.all([
+      deps.profiles.get(user.uuid),
+      deps.pipeline.progress(user.uuid),
+      deps.pipeline.tripCounts(user.uuid),
+    ]);
+    // The pipeline-dependent stats e-mission keeps in the profile: the app asks for feedback at 50 labelled trips.
+    ctx.body = {
+      ...(profile ?? {}),
+      pipeline_range: { start_ts: progress.rangeStartTs, end_ts: progress.rangeEndTs },
+      total_trips: counts.totalTrips,
+      labeled_trips: counts.labeledTrips,
+      user_id: bsonUuid(user.uuid),
+    };
   });
 
   router.post('/profile/update', async (ctx) => {

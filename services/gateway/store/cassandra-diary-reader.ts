@@ -3,6 +3,7 @@ import { type Cql, ROWS_PER_TURN, yieldToEventLoop } from '../../../shared/cassa
 import { ValidationError } from '../../../shared/errors/index.js';
 import { dayOf } from '../../../shared/timeseries/index.js';
 import type { CompositeDay } from '../domain/derived-entries.js';
+import type { LabelTripFact } from '../domain/label-metrics.js';
 import type { SectionFact } from '../domain/metrics-summary.js';
 
 export interface SectionScanOptions {
@@ -40,9 +41,72 @@ export interface DiaryReader {
     visit: (section: SectionFact) => void,
     options: SectionScanOptions,
   ): Promise<void>;
+  /**
+   * Hands every user's confirmed-trip row of `label_trip_metrics` of the trip-local dates given (YYYY-MM-DD) to
+   * `visit`, as rows stream in, a bounded number of day partitions at once. Throws a ValidationError naming the
+   * limit past `maxSections` rows (here: trips).
+   */
+  scanLabelTrips(
+    localDates: readonly string[],
+    visit: (trip: LabelTripFact) => void,
+    options: SectionScanOptions,
+  ): Promise<void>;
 }
 
 const SECTION_COLUMNS = 'user_id, start_ts, time_zone, mode, distance, duration';
+const LABEL_TRIP_COLUMNS =
+  'user_id, mode_confirm, purpose_confirm, replaced_mode_confirm, mode, distance, duration, responded';
+
+/**
+ * Reads day partitions, at most `concurrency` at once, handing each row to `visit`, and refuses the call past
+ * `maxRows` rows: the bounds every aggregate scan over days obeys.
+ */
+async function scanDayPartitions<K>(
+  cql: Cql,
+  days: readonly K[],
+  statement: (day: K) => { query: string; params: unknown[] },
+  visit: (row: Record<string, unknown>, day: K) => void,
+  { maxRows, concurrency, what }: { maxRows: number; concurrency: number; what: string },
+): Promise<void> {
+  const limit = pLimit(concurrency);
+  let read = 0;
+  let refused: ValidationError | undefined;
+  // Set on the first failed day (an outage): Promise.all has rejected and the request is answered, so the days
+  // still queued return as they start, and those in flight stop at their next row, rather than read up to 731
+  // partitions for nobody. (A flag rather than limit.clearQueue(), which would leave their promises pending.)
+  let failed = false;
+  const stopped = () => refused !== undefined || failed;
+  const scanDay = async (day: K) => {
+    const { query, params } = statement(day);
+    for await (const r of cql.iterate(query, params, 5000)) {
+      if (stopped()) return;
+      if (++read > maxRows) {
+        refused = new ValidationError(
+          `the range holds more than ${maxRows} ${what}, more than one call may read; ask a shorter range`,
+          { details: { limit: maxRows } },
+        );
+        return;
+      }
+      visit(r, day);
+      if (read % ROWS_PER_TURN === 0) await yieldToEventLoop();
+    }
+  };
+  // Bounded: at most `concurrency` day partitions in flight, never one promise per day of the range at once.
+  await Promise.all(
+    days.map((day) =>
+      limit(async () => {
+        if (stopped()) return;
+        try {
+          await scanDay(day);
+        } catch (err) {
+          failed = true;
+          throw err;
+        }
+      }),
+    ),
+  );
+  if (refused) throw refused;
+}
 
 export function createCassandraDiaryReader(cql: Cql): DiaryReader {
   return {
@@ -74,24 +138,13 @@ export function createCassandraDiaryReader(cql: Cql): DiaryReader {
       const query = userId
         ? `SELECT ${SECTION_COLUMNS} FROM section_metrics WHERE day = ? AND user_id = ?`
         : `SELECT ${SECTION_COLUMNS} FROM section_metrics WHERE day = ?`;
-      const limit = pLimit(concurrency);
-      let read = 0;
-      let refused: ValidationError | undefined;
-      // Set on the first failed day (an outage): Promise.all has rejected and the request is answered, so the days
-      // still queued return as they start, and those in flight stop at their next row, rather than read up to 731
-      // partitions for nobody. (A flag rather than limit.clearQueue(), which would leave their promises pending.)
-      let failed = false;
-      const stopped = () => refused !== undefined || failed;
-      const scanDay = async (day: number) => {
-        for await (const r of cql.iterate(query, userId ? [day, userId] : [day], 5000)) {
-          if (stopped()) return;
-          if (++read > maxSections) {
-            refused = new ValidationError(
-              `the range holds more than ${maxSections} sections, more than one call may read; ask a shorter range`,
-              { details: { limit: maxSections } },
-            );
-            return;
-          }
+      const days: number[] = [];
+      for (let d = dayOf(startTs); d <= dayOf(endTs); d++) days.push(d);
+      await scanDayPartitions(
+        cql,
+        days,
+        (day) => ({ query, params: userId ? [day, userId] : [day] }),
+        (r) => {
           const startTsOfRow = Number(r['start_ts']);
           if (startTsOfRow >= startTs && startTsOfRow <= endTs) {
             visit({
@@ -103,26 +156,31 @@ export function createCassandraDiaryReader(cql: Cql): DiaryReader {
               duration: Number(r['duration']),
             });
           }
-          if (read % ROWS_PER_TURN === 0) await yieldToEventLoop();
-        }
-      };
-      const days: number[] = [];
-      for (let d = dayOf(startTs); d <= dayOf(endTs); d++) days.push(d);
-      // Bounded: at most `concurrency` day partitions in flight, never one promise per day of the range at once.
-      await Promise.all(
-        days.map((day) =>
-          limit(async () => {
-            if (stopped()) return;
-            try {
-              await scanDay(day);
-            } catch (err) {
-              failed = true;
-              throw err;
-            }
-          }),
-        ),
+        },
+        { maxRows: maxSections, concurrency, what: 'sections' },
       );
-      if (refused) throw refused;
+    },
+
+    async scanLabelTrips(localDates, visit, { maxSections, concurrency = 4 }) {
+      const query = `SELECT ${LABEL_TRIP_COLUMNS} FROM label_trip_metrics WHERE local_date = ?`;
+      await scanDayPartitions(
+        cql,
+        localDates,
+        (localDate) => ({ query, params: [localDate] }),
+        (r, localDate) =>
+          visit({
+            userId: String(r['user_id']),
+            localDate,
+            modeConfirm: String(r['mode_confirm']),
+            purposeConfirm: String(r['purpose_confirm']),
+            replacedModeConfirm: String(r['replaced_mode_confirm']),
+            mode: String(r['mode']),
+            distance: Number(r['distance']),
+            duration: Number(r['duration']),
+            responded: r['responded'] === true,
+          }),
+        { maxRows: maxSections, concurrency, what: 'trips' },
+      );
     },
   };
 }

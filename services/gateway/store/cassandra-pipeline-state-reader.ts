@@ -8,8 +8,17 @@ export interface PipelineProgress {
   rangeEndTs: number | null;
 }
 
+/** e-mission's pipeline-dependent user stats, as the profile carries them. */
+export interface TripCounts {
+  totalTrips: number;
+  /** Trips whose composite has a non-empty `user_input`. */
+  labeledTrips: number;
+}
+
 export interface PipelineStateReader {
   progress(userId: string): Promise<PipelineProgress>;
+  /** The user's trips and labelled trips, summed over the per-day counts the trip builder keeps. */
+  tripCounts(userId: string): Promise<TripCounts>;
 }
 
 /** Stage name the trip builder records its per-user progress under. */
@@ -29,6 +38,15 @@ export function createPipelineStateReader(cql: Cql): PipelineStateReader {
         rangeStartTs: num(row?.['range_start_ts']),
         rangeEndTs: num(row?.['range_end_ts']),
       };
+    },
+    async tripCounts(userId) {
+      // One partition, one row per day with trips: a sum on the server reads a few hundred rows a year.
+      const rs = await cql.read(
+        'SELECT SUM(total_trips) AS total, SUM(labeled_trips) AS labeled FROM trip_label_counts WHERE user_id = ?',
+        [userId],
+      );
+      const row = rs.rows[0];
+      return { totalTrips: Number(row?.['total'] ?? 0), labeledTrips: Number(row?.['labeled'] ?? 0) };
     },
   };
 }

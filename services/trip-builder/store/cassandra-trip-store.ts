@@ -1,6 +1,8 @@
 import type { Cql, Statement } from '../../../shared/cassandra/index.js';
 import { dayOf } from '../../../shared/timeseries/index.js';
 import type { PlaceAnchor } from '../domain/cleaning/clean-trip.js';
+import { type CompositeTripEntry, isLabeled } from '../domain/diary/composite-trip.js';
+import { tripLabelFacts } from '../domain/diary/trip-label-facts.js';
 import { modeName, tripLocalDate } from '../domain/diary/trip-geojson.js';
 import type { BuiltTrip, ResumePoint } from '../domain/timeline/build-trips.js';
 import type { StoredTripAnchor } from '../domain/timeline/rebuild-window.js';
@@ -8,7 +10,7 @@ import type { StoredTripAnchor } from '../domain/timeline/rebuild-window.js';
 /** A day's trips in the two shapes the phone apps read (getTrips GeoJSON; composite-trip entries). */
 export interface RenderedDay {
   timeline: unknown[];
-  composites: unknown[];
+  composites: CompositeTripEntry[];
 }
 
 export interface IndexedTrip extends StoredTripAnchor {
@@ -29,7 +31,10 @@ export interface TripStore {
   tripsOfDay(userId: string, localDate: string): Promise<BuiltTrip[]>;
   /** Replaces the trips from `fromTs` on: deletes the old ones (and their metrics rows), writes the new ones. */
   replaceTrips(userId: string, old: readonly IndexedTrip[], fresh: readonly BuiltTrip[]): Promise<void>;
-  /** One trip-local date as the phone reads it: getTrips' timeline and the composite-trip entries; empty deletes. */
+  /**
+   * One trip-local date as the phone reads it: getTrips' timeline and the composite-trip entries; empty deletes.
+   * Also the day's per-trip rows of the label metrics (`label_trip_metrics`), replacing the user's old ones.
+   */
   saveDiaryDay(userId: string, localDate: string, day: RenderedDay): Promise<void>;
   latestTrips(userId: string, limit: number): Promise<IndexedTrip[]>;
   firstTrip(userId: string): Promise<IndexedTrip | undefined>;
@@ -40,6 +45,8 @@ export interface TripStore {
 }
 
 const TRIP_BUILDER_STAGE = 'trip-builder';
+/** label_trip_metrics rows per unlogged batch: about 150 bytes each. */
+const LABEL_ROWS_PER_BATCH = 25;
 const INDEX_COLUMNS = 'raw_start_ts, local_date, place_before, start_ts, end_ts';
 
 function parsePlace(text: unknown): PlaceAnchor | undefined {
@@ -85,6 +92,51 @@ export function createCassandraTripStore(cql: Cql): TripStore {
     );
     const row = rs.rows[0];
     return row ? (JSON.parse(String(row['trip'])) as BuiltTrip) : undefined;
+  }
+
+  /**
+   * The day's rows of `label_trip_metrics` for this user: one per confirmed trip, upserted; the user's rows of trips
+   * no longer in the day deleted one by one. A relabel (the common change) only overwrites rows, so the day
+   * partition every aggregate call reads gathers no tombstones from it; a whole-slice delete per save would.
+   */
+  async function saveLabelMetrics(userId: string, localDate: string, day: RenderedDay): Promise<void> {
+    const facts = tripLabelFacts(day.composites);
+    const fresh = new Set(facts.map((f) => f.startTs));
+    const before = await cql.read('SELECT start_ts FROM label_trip_metrics WHERE local_date = ? AND user_id = ?', [
+      localDate,
+      userId,
+    ]);
+    const stale = before.rows.map((r) => Number(r['start_ts'])).filter((ts) => !fresh.has(ts));
+    await Promise.all(
+      stale.map((ts) =>
+        cql.write('DELETE FROM label_trip_metrics WHERE local_date = ? AND user_id = ? AND start_ts = ?', [
+          localDate,
+          userId,
+          ts,
+        ]),
+      ),
+    );
+    // One partition: unlogged batches, small enough to stay under Cassandra's batch size warning (5 kB).
+    const rows = facts.map((f) => ({
+      query:
+        'INSERT INTO label_trip_metrics (local_date, user_id, start_ts, mode_confirm, purpose_confirm, replaced_mode_confirm, mode, distance, duration, responded, answered_survey) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      params: [
+        localDate,
+        userId,
+        f.startTs,
+        f.modeConfirm,
+        f.purposeConfirm,
+        f.replacedModeConfirm,
+        f.mode,
+        f.distance,
+        f.duration,
+        f.responded,
+        f.answeredSurvey ?? null,
+      ],
+    }));
+    const batches: Statement[][] = [];
+    for (let i = 0; i < rows.length; i += LABEL_ROWS_PER_BATCH) batches.push(rows.slice(i, i + LABEL_ROWS_PER_BATCH));
+    await Promise.all(batches.map((b) => cql.writeBatch(b)));
   }
 
   return {
@@ -193,6 +245,8 @@ export function createCassandraTripStore(cql: Cql): TripStore {
         await Promise.all([
           cql.write('DELETE FROM diary_days WHERE user_id = ? AND local_date = ?', [userId, localDate]),
           cql.write('DELETE FROM composite_days WHERE user_id = ? AND local_date = ?', [userId, localDate]),
+          cql.write('DELETE FROM trip_label_counts WHERE user_id = ? AND local_date = ?', [userId, localDate]),
+          saveLabelMetrics(userId, localDate, day),
         ]);
         return;
       }
@@ -210,6 +264,11 @@ export function createCassandraTripStore(cql: Cql): TripStore {
           JSON.stringify(day.composites),
           now,
         ]),
+        cql.write(
+          'INSERT INTO trip_label_counts (user_id, local_date, total_trips, labeled_trips) VALUES (?, ?, ?, ?)',
+          [userId, localDate, day.composites.length, day.composites.filter(isLabeled).length],
+        ),
+        saveLabelMetrics(userId, localDate, day),
       ]);
     },
     async latestTrips(userId, limit) {

@@ -1,4 +1,5 @@
 import { isoLocal, localDate } from '../../../../shared/time/local-time.js';
+import type { ElementLabels } from '../labels/index.js';
 import type { BuiltTrip } from '../timeline/build-trips.js';
 import { objectId } from './object-id.js';
 import {
@@ -18,15 +19,16 @@ import {
  * emission-client.md §5.3): an entry whose data holds the trip, its places, its sections and its locations, each
  * nested object itself a full entry (`_id`, `metadata.key`, `data`) because the app unpacks them the same way.
  *
- * There are no labels or inferences yet, so `user_input` is empty, `inferred_labels` is empty and
- * `expectation.to_label` is true: the app shows every trip as waiting for a label, as e-mission does before
- * the user answers.
+ * The trip and both its places carry what the user said about them (`user_input`, `additions`: see
+ * domain/labels). There are no inferences yet, so `inferred_labels` is empty and `expectation.to_label` is true,
+ * as e-mission configures it without a label-inference model.
  */
 export function tripToCompositeEntry(
   userId: string,
   trip: BuiltTrip,
   previous: BuiltTrip | undefined,
   next: BuiltTrip | undefined,
+  labels: TripLabels = NO_LABELS,
 ) {
   const tz = trip.timeZone;
   const ids = tripIds(userId, trip, previous);
@@ -52,14 +54,12 @@ export function tripToCompositeEntry(
   const startPlace = entry(ids.startPlace, 'analysis/confirmed_place', {
     location: point(previous ? previous.endLoc : trip.startLoc),
     ...startPlaceStay(userId, trip, previous, ids),
-    user_input: {},
-    additions: [],
+    ...labels.startPlace,
   });
   const endPlace = entry(ids.endPlace, 'analysis/confirmed_place', {
     location: point(trip.endLoc),
     ...endPlaceStay(trip, next, ids, nextIds),
-    user_input: {},
-    additions: [],
+    ...labels.endPlace,
   });
 
   const summary = {
@@ -125,8 +125,7 @@ export function tripToCompositeEntry(
       locations,
       cleaned_section_summary: summary,
       inferred_section_summary: summary,
-      user_input: {},
-      additions: [],
+      ...labels.trip,
       inferred_labels: [],
       confidence_threshold: 0,
       expectation: { to_label: true },
@@ -135,4 +134,20 @@ export function tripToCompositeEntry(
   );
 }
 
+/** What the user said about a trip and the places it leaves and reaches. */
+export interface TripLabels {
+  trip: ElementLabels;
+  startPlace: ElementLabels;
+  endPlace: ElementLabels;
+}
+
+const NONE: ElementLabels = { user_input: {}, additions: [] };
+const NO_LABELS: TripLabels = { trip: NONE, startPlace: NONE, endPlace: NONE };
+
 export type CompositeTripEntry = ReturnType<typeof tripToCompositeEntry>;
+
+/** A trip the user has labelled: e-mission's `labeled_trips` counts composite trips whose `user_input` is not empty. */
+export function isLabeled(composite: CompositeTripEntry): boolean {
+  const input = composite.data['user_input'];
+  return input !== null && typeof input === 'object' && Object.keys(input).length > 0;
+}

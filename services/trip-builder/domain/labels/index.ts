@@ -10,3 +10,4 @@ export * from './additions.js';
 export * from './input-index.js';
 export * from './match-timeline.js';
 export * from './match-incoming.js';
+export * from './explain-inputs.js';

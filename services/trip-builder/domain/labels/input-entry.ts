@@ -44,6 +44,13 @@ export const PLACE_ADDITION_KEY = 'manual/place_addition_input';
 /** Keys where one input per trip or place wins (the latest written). */
 export const TRIP_SINGLE_KEYS: readonly string[] = [...MULTILABEL_KEYS, TRIP_SURVEY_KEY];
 export const PLACE_SINGLE_KEYS: readonly string[] = [PLACE_SURVEY_KEY];
+/** Every key the matcher reads: what the trip builder loads from the timeseries to label trips and places. */
+export const USER_INPUT_KEYS: readonly string[] = [
+  ...TRIP_SINGLE_KEYS,
+  ...PLACE_SINGLE_KEYS,
+  TRIP_ADDITION_KEY,
+  PLACE_ADDITION_KEY,
+];
 
 export type InputFamily = 'trip' | 'place';
 export type InputRole = 'single' | 'addition';
