@@ -1,6 +1,7 @@
 /**
- * End to end: from the put that completes a user's day to that day's trips served by getTrips, with the gateway,
- * a converter and a trip builder running as separate processes, as `npm start` runs them.
+ * End to end: from the put that completes a user's day to that day's trips served by getTrips, then from the put of
+ * a label to that label inside its composite trip, with the gateway, a converter and a trip builder running as
+ * separate processes, as `npm start` runs them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -16,6 +17,10 @@ export interface EndToEndFigures {
   p50Ms: number;
   p95Ms: number;
   maxMs: number;
+  /** From the start of a label's put to the first read of its composite trip that shows it. */
+  labelP50Ms: number;
+  labelP95Ms: number;
+  labelMaxMs: number;
   tripBuilderCpuMsPerUserDay: number;
   tripBuilderPeakRssMb: number;
   gatewayPeakRssMb: number;
@@ -83,7 +88,7 @@ export async function benchEndToEnd(
   const sampler = setInterval(() => {
     procs.forEach((p, i) => (peakRss[i] = Math.max(peakRss[i]!, residentMb(p.pid) ?? 0)));
   }, 200);
-  const post = async (path: string, body: unknown) => {
+  const post: Post = async (path, body) => {
     const res = await fetch(`${gatewayUrl}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -139,13 +144,19 @@ export async function benchEndToEnd(
       }
       latencies.push(performance.now() - answered);
     });
+    // Taken before the labels, so the figure stays the cost of building a day.
+    const tripBuilderCpuMs = cpuMs(builder.pid) - cpuBefore;
     const sorted = latencies.sort((a, b) => a - b);
+    const labels = (await labelLatencies(post, tokens, days)).sort((a, b) => a - b);
     return {
       users,
       p50Ms: Math.round(percentile(sorted, 50)),
       p95Ms: Math.round(percentile(sorted, 95)),
       maxMs: Math.round(sorted[sorted.length - 1] ?? 0),
-      tripBuilderCpuMsPerUserDay: Math.round((cpuMs(builder.pid) - cpuBefore) / users),
+      labelP50Ms: Math.round(percentile(labels, 50)),
+      labelP95Ms: Math.round(percentile(labels, 95)),
+      labelMaxMs: Math.round(labels[labels.length - 1] ?? 0),
+      tripBuilderCpuMsPerUserDay: Math.round(tripBuilderCpuMs / users),
       tripBuilderPeakRssMb: peakRss[2]!,
       gatewayPeakRssMb: peakRss[0]!,
       converterPeakRssMb: peakRss[1]!,
@@ -155,6 +166,85 @@ export async function benchEndToEnd(
     for (const p of procs) p.kill('SIGTERM');
     await Promise.all(procs.map((p) => new Promise((r) => (p.exitCode !== null ? r(null) : p.once('exit', r)))));
   }
+}
+
+type Post = (path: string, body: unknown) => Promise<{ status: number; json: Record<string, unknown> }>;
+
+interface Composite {
+  metadata: { origin_key?: string; time_zone?: string };
+  data: { start_ts: number; end_ts: number; user_input?: Record<string, unknown> };
+}
+
+/** A user's composite trips whose `data.end_ts` is in [from, to], read as the app reads them. */
+async function composites(post: Post, user: string, from: number, to: number): Promise<Composite[]> {
+  const r = await post('/datastreams/find_entries/timestamp', {
+    user,
+    key_list: ['analysis/composite_trip'],
+    key_time: 'data.end_ts',
+    start_time: from,
+    end_time: to,
+  });
+  if (r.status !== 200) throw new Error(`bench: find_entries answered ${r.status}`);
+  return r.json['phone_data'] as Composite[];
+}
+
+/** The trips of a user's day (untracked periods are composites too, but a mode label is not meant for them). */
+async function tripsOf(post: Post, user: string, trips: number): Promise<Composite[]> {
+  const until = Date.now() + 60_000;
+  while (Date.now() < until) {
+    const found = (await composites(post, user, 0, 2_000_000_000)).filter(
+      (c) => c.metadata.origin_key !== 'analysis/confirmed_untracked',
+    );
+    if (found.length >= trips) return found.sort((a, b) => a.data.start_ts - b.data.start_ts);
+    await sleep(250);
+  }
+  throw new Error('bench: composite trips never served');
+}
+
+/** A mode label as the phone writes it: a `message` entry with the trip's own times, written now. */
+function modeConfirm(trip: Composite, label: string): PhoneEntry {
+  return {
+    metadata: {
+      key: 'manual/mode_confirm',
+      type: 'message',
+      platform: 'android',
+      write_ts: Date.now() / 1000,
+      time_zone: trip.metadata.time_zone ?? 'UTC',
+    },
+    data: { start_ts: trip.data.start_ts, end_ts: trip.data.end_ts, label },
+  };
+}
+
+/**
+ * Every user labels one of its trips (a different one from user to user), then reads that trip until the label
+ * shows: the time from the start of the put to that read, per user. The pushes are spread as the evening syncs
+ * are. The reads are load of their own on the gateway and Cassandra, so each user reads every 150 ms, only its
+ * own trip (a range of two seconds around its end, not the whole day), and at most 32 users read at a time.
+ */
+async function labelLatencies(post: Post, tokens: readonly string[], days: readonly RealDay[]): Promise<number[]> {
+  // The trips' times, read before any clock starts.
+  const targets: Composite[] = [];
+  await inParallel(tokens, 8, async (token, i) => {
+    const trips = await tripsOf(post, token, days[i % days.length]!.trips);
+    targets[i] = trips[i % trips.length]!;
+  });
+  const latencies: number[] = [];
+  await inParallel(tokens, 32, async (token, i) => {
+    const trip = targets[i]!;
+    const label = `bench-${i}`;
+    const started = performance.now();
+    const r = await post('/usercache/put', { user: token, phone_to_server: [modeConfirm(trip, label)] });
+    if (r.status !== 200) throw new Error(`bench: put answered ${r.status}`);
+    for (;;) {
+      const found = await composites(post, token, trip.data.end_ts - 1, trip.data.end_ts + 1);
+      if (found.some((c) => c.data.start_ts === trip.data.start_ts && c.data.user_input?.['mode_confirm'] === label))
+        break;
+      if (performance.now() - started > 120_000) throw new Error('bench: a label never reached its composite trip');
+      await sleep(150);
+    }
+    latencies.push(performance.now() - started);
+  });
+  return latencies;
 }
 
 function sleep(ms: number): Promise<void> {

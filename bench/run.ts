@@ -390,6 +390,10 @@ async function main(): Promise<void> {
     ),
     ...endToEnd.map(
       (e) =>
+        `| a label's put → visible in its composite trip, ${e.users} users | p50 ${e.labelP50Ms} ms, p95 ${e.labelP95Ms} ms, max ${e.labelMaxMs} ms | e-mission: next hourly batch | |`,
+    ),
+    ...endToEnd.map(
+      (e) =>
         `| trip builder CPU per user-day (${e.users} users) | ${e.tripBuilderCpuMsPerUserDay} ms; peak RSS: trip builder ${e.tripBuilderPeakRssMb} MB, gateway ${e.gatewayPeakRssMb} MB, converter ${e.converterPeakRssMb} MB | | |`,
     ),
     ...(parts.has('put') ? [`| gateway peak RSS under load | ${puts.gatewayRssMb} MB | | |`] : []),

@@ -7,7 +7,7 @@
  * whether every honest entry is in the timeseries exactly once. Writes bench/results/soak-<date>.{json,md}.
  *
  * SOAK_MINUTES (default 10) and SOAK_REQUESTS (default 100,000 hostile requests): the soak runs until both are
- * reached. SOAK_PHONES (default 50).
+ * reached. SOAK_PHONES (default 50); SOAK_HOSTILE_RATE (default 200 hostile requests/s at most).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -31,7 +31,10 @@ const MINUTES = Number(process.env['SOAK_MINUTES'] ?? 10);
 const HOSTILE_REQUESTS = Number(process.env['SOAK_REQUESTS'] ?? 100_000);
 const PHONES = Number(process.env['SOAK_PHONES'] ?? 50);
 const HOSTILE_IN_FLIGHT = 8;
-const ENTRIES_PER_PUT = 500;
+/** Hostile requests per second at most: 100,000 in 10 minutes needs 167. */
+const HOSTILE_PER_SECOND = Number(process.env['SOAK_HOSTILE_RATE'] ?? 200);
+/** A phone's sync: ~200 entries (an hour of tracking is 300–700; most syncs are smaller). */
+const ENTRIES_PER_PUT = 200;
 const GATEWAY_PORT = 18_090;
 const BASE = `http://127.0.0.1:${GATEWAY_PORT}`;
 /** Sections seeded for the heavy metrics query: the issue's 40,000, spread over two years, 200 users. */
@@ -124,7 +127,8 @@ async function main(): Promise<void> {
         if (during && heavyRunning > 0) figures.putsDuringHeavy.push(put.ms);
         const read = await honestCall('/pipeline/get_complete_ts', { user });
         record(read.status, read.ms, `get_complete_ts by ${user}`);
-        await sleep(500 + Math.random() * 1500);
+        // Real phones sync every few minutes at most; every 5–10 s per phone is a heavy study's peak.
+        await sleep(5_000 + Math.random() * 5_000);
       }
     };
     const record = (status: number, ms: number, what: string) => {
@@ -161,6 +165,7 @@ async function main(): Promise<void> {
       const limit = pLimit(HOSTILE_IN_FLIGHT);
       let seed = 1;
       while (figures.hostile < HOSTILE_REQUESTS || Date.now() < deadline) {
+        const batchStarted = Date.now();
         const requests = fc.sample(stormRequest, { numRuns: 1000, seed: seed++ });
         await Promise.all(
           requests.map((r) =>
@@ -175,6 +180,8 @@ async function main(): Promise<void> {
             }),
           ),
         );
+        // Paced: the storm is a steady load beside the phones, not a race to saturate two shared cores.
+        await sleep(Math.max(0, (1000 / HOSTILE_PER_SECOND) * 1000 - (Date.now() - batchStarted)));
         process.stderr.write(
           `\rsoak: ${figures.hostile} hostile, ${figures.honestCalls} honest calls, ${figures.fiveXx} 5xx, ${Math.round((deadline - Date.now()) / 1000)} s left   `,
         );

@@ -52,6 +52,11 @@ async function main(): Promise<void> {
   });
   const server = app.listen(config.webserver.port, config.webserver.host);
   server.requestTimeout = config.webserver.timeoutSeconds * 1000;
+  // Idle keep-alive connections stay open longer than clients and proxies keep theirs (nginx, load balancers: 60 s),
+  // so the server never closes one at the instant a client reuses it: that race fails a request with a reset.
+  server.keepAliveTimeout = 65_000;
+  // Headers must arrive within this (a slow-headers client is dropped); above keepAliveTimeout, as Node requires.
+  server.headersTimeout = 66_000;
   process.stdout.write(
     `Itinera gateway listening on http://${config.webserver.host}:${config.webserver.port} (auth ${config.webserver.auth})\n`,
   );
