@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../shared/config/index.js';
-import type { RunningConverter } from '../converter/run-converter.js';
-import type { RunningTripBuilder } from '../trip-builder/run-trip-builder.js';
-import { startGateway, type RunningGateway } from '../../test/helpers/gateway.js';
-import { startConverter, startTripBuilder } from '../../test/helpers/pipeline.js';
+import type { RunningGateway } from '../../test/helpers/gateway.js';
+import { startInProcessPipeline, type InProcessPipeline } from '../../test/helpers/pipeline.js';
 import { withGateway } from '../../test/helpers/reads.js';
 import { DAY_OF, phoneEntries } from '../../test/helpers/real-days.js';
-import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
-import { pushEntries, settledTrips } from '../../test/helpers/trips.js';
+import { waitFor, type TestEnv } from '../../test/helpers/test-env.js';
+import { compositeTrips, pushEntries, settledTrips, userInput } from '../../test/helpers/trips.js';
 
 /**
  * `/result/metrics/yyyy_mm_dd`, the current app's group comparison: real days and labels pushed through gateway,
@@ -20,44 +18,22 @@ const DATE = DAY_OF[DAY];
 const TRIPS = 4;
 const USERS = ['metrics-a@example.org', 'metrics-b@example.org'];
 
+let pipeline: InProcessPipeline;
 let env: TestEnv;
 let gw: RunningGateway;
-let converter: RunningConverter;
-let builder: RunningTripBuilder;
 
 beforeAll(async () => {
-  env = await createTestEnv({ WEBSERVER_AGGREGATE_MIN_USERS: '2' });
-  gw = await startGateway(env);
-  converter = await startConverter(env);
-  builder = await startTripBuilder(env);
+  pipeline = await startInProcessPipeline({ WEBSERVER_AGGREGATE_MIN_USERS: '2' });
+  ({ env, gw } = pipeline);
 });
 afterAll(async () => {
-  await builder?.stop();
-  await converter?.stop();
-  await gw?.close();
-  await env?.dispose();
+  await pipeline?.stop();
 });
 
-let writeClock = 1_900_000_000;
-function label(key: string, trip: any, value: string) {
-  writeClock += 10;
-  return {
-    metadata: { key, type: 'message', platform: 'android', write_ts: writeClock, time_zone: 'America/Los_Angeles' },
-    data: { start_ts: trip.data.start_ts, end_ts: trip.data.end_ts, label: value },
-  };
-}
+const label = (key: string, trip: any, value: string) =>
+  userInput(key, { start: trip.data.start_ts, end: trip.data.end_ts }, { label: value });
 
-async function composites(user: string): Promise<any[]> {
-  const res = await gw.post('/datastreams/find_entries/timestamp', {
-    user,
-    key_list: ['analysis/composite_trip'],
-    key_time: 'data.end_ts',
-    start_time: 0,
-    end_time: 2_000_000_000,
-  });
-  expect(res.status).toBe(200);
-  return (res.body.phone_data as any[]).sort((a, b) => a.data.start_ts - b.data.start_ts);
-}
+const composites = (user: string) => compositeTrips(gw, user);
 
 /** The app's request (MetricsTab.tsx fetchAggMetrics), with a metric_list object: the old answer form. */
 const appRequest = (extra: Record<string, unknown> = {}) => ({

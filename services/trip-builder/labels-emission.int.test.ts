@@ -1,13 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningConverter } from '../converter/run-converter.js';
-import type { RunningTripBuilder } from './run-trip-builder.js';
-import { startGateway, type RunningGateway } from '../../test/helpers/gateway.js';
-import { startConverter, startTripBuilder } from '../../test/helpers/pipeline.js';
+import type { RunningGateway } from '../../test/helpers/gateway.js';
+import { startInProcessPipeline, type InProcessPipeline } from '../../test/helpers/pipeline.js';
 import { sharedDataDir } from '../../test/helpers/shared-data.js';
-import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
-import { pushEntries } from '../../test/helpers/trips.js';
+import { waitFor } from '../../test/helpers/test-env.js';
+import { compositeTrips, pushEntries } from '../../test/helpers/trips.js';
 
 /**
  * e-mission's own check `testCompositeTripIncrementalLastPlaceMatches`, through the real pipeline: day 1 pushed;
@@ -23,36 +21,19 @@ const load = (name: string): any[] => JSON.parse(readFileSync(join(dir, name), '
 const phone = (entries: any[]) => entries.map(({ metadata, data }) => ({ metadata, data }));
 
 const USER = 'shankari-2023@example.org';
-let env: TestEnv;
+let pipeline: InProcessPipeline;
 let gw: RunningGateway;
-let converter: RunningConverter;
-let builder: RunningTripBuilder;
 
 beforeAll(async () => {
-  env = await createTestEnv();
-  gw = await startGateway(env);
-  converter = await startConverter(env);
-  builder = await startTripBuilder(env);
+  pipeline = await startInProcessPipeline();
+  gw = pipeline.gw;
   expect((await gw.post('/profile/create', { user: USER })).status).toBe(200);
 });
 afterAll(async () => {
-  await builder?.stop();
-  await converter?.stop();
-  await gw?.close();
-  await env?.dispose();
+  await pipeline?.stop();
 });
 
-async function composites(): Promise<any[]> {
-  const res = await gw.post('/datastreams/find_entries/timestamp', {
-    user: USER,
-    key_list: ['analysis/composite_trip'],
-    key_time: 'data.end_ts',
-    start_time: 0,
-    end_time: 2_000_000_000,
-  });
-  expect(res.status).toBe(200);
-  return (res.body.phone_data as any[]).sort((a, b) => a.data.start_ts - b.data.start_ts);
-}
+const composites = () => compositeTrips(gw, USER);
 
 /** What e-mission's stage compares, for one trip: its labels and notes, and its end place's notes. */
 function labelsOf(trip: any) {

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningConverter } from '../converter/run-converter.js';
-import type { RunningTripBuilder } from './run-trip-builder.js';
-import { startGateway, type RunningGateway } from '../../test/helpers/gateway.js';
-import { runCli, startConverter, startTripBuilder } from '../../test/helpers/pipeline.js';
+import type { RunningGateway } from '../../test/helpers/gateway.js';
+import { runCli, startInProcessPipeline, type InProcessPipeline } from '../../test/helpers/pipeline.js';
 import { DAY_OF, phoneEntries } from '../../test/helpers/real-days.js';
-import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
-import { pushEntries, settledTrips } from '../../test/helpers/trips.js';
+import { waitFor, type TestEnv } from '../../test/helpers/test-env.js';
+import { compositeTrips, pushEntries, settledTrips, userInput } from '../../test/helpers/trips.js';
 
 /**
  * Labels, surveys and notes reach the trips and places they are about, read the way the current app reads them
@@ -16,22 +14,16 @@ import { pushEntries, settledTrips } from '../../test/helpers/trips.js';
 const DAY = 'shankari_2016-08-10';
 const TRIPS = 4;
 
+let pipeline: InProcessPipeline;
 let env: TestEnv;
 let gw: RunningGateway;
-let converter: RunningConverter;
-let builder: RunningTripBuilder;
 
 beforeAll(async () => {
-  env = await createTestEnv();
-  gw = await startGateway(env);
-  converter = await startConverter(env);
-  builder = await startTripBuilder(env);
+  pipeline = await startInProcessPipeline();
+  ({ env, gw } = pipeline);
 });
 afterAll(async () => {
-  await builder?.stop();
-  await converter?.stop();
-  await gw?.close();
-  await env?.dispose();
+  await pipeline?.stop();
 });
 
 interface Span {
@@ -39,29 +31,10 @@ interface Span {
   end: number;
 }
 
-let writeClock = 1_900_000_000;
-/** An input as the phone writes it: a `message` entry with the trip's or place's own times, written later. */
-function input(key: string, span: Span, data: Record<string, unknown> = {}) {
-  writeClock += 10;
-  return {
-    metadata: { key, type: 'message', platform: 'android', write_ts: writeClock, time_zone: 'America/Los_Angeles' },
-    data: { start_ts: span.start, end_ts: span.end, ...data },
-  };
-}
 const note = (key: string, span: Span, matchId: string, status?: string) =>
-  input(key, span, { name: 'note', version: 1, label: matchId, match_id: matchId, ...(status ? { status } : {}) });
+  userInput(key, span, { name: 'note', version: 1, label: matchId, match_id: matchId, ...(status ? { status } : {}) });
 
-async function composites(user: string): Promise<any[]> {
-  const res = await gw.post('/datastreams/find_entries/timestamp', {
-    user,
-    key_list: ['analysis/composite_trip'],
-    key_time: 'data.end_ts',
-    start_time: 0,
-    end_time: 2_000_000_000,
-  });
-  expect(res.status).toBe(200);
-  return (res.body.phone_data as any[]).sort((a, b) => a.data.start_ts - b.data.start_ts);
-}
+const composites = (user: string) => compositeTrips(gw, user);
 
 /** The composite trips once `check` holds for them. */
 function compositesWhen(user: string, check: (trips: any[]) => boolean, what: string) {
@@ -90,22 +63,22 @@ describe('labels', () => {
     expect(trips.every((t) => Object.keys(t.data.user_input).length === 0)).toBe(true);
 
     await pushEntries(gw, user, [
-      input('manual/mode_confirm', span(trips[0]), { label: 'walk' }),
-      input('manual/purpose_confirm', span(trips[1]), { label: 'work' }),
-      input('manual/trip_user_input', span(trips[2]), { name: 'TripConfirmSurvey', xmlResponse: '<a/>' }),
+      userInput('manual/mode_confirm', span(trips[0]), { label: 'walk' }),
+      userInput('manual/purpose_confirm', span(trips[1]), { label: 'work' }),
+      userInput('manual/trip_user_input', span(trips[2]), { name: 'TripConfirmSurvey', xmlResponse: '<a/>' }),
       note('manual/trip_addition_input', span(trips[0]), 'note-1'),
       note('manual/place_addition_input', stayAfter(trips, 0), 'place-note-1'),
       // A trip label given for a time when the user was at a place: it labels nothing.
-      input(
+      userInput(
         'manual/mode_confirm',
         { start: stayAfter(trips, 1).start + 60, end: stayAfter(trips, 1).start + 120 },
         { label: 'stray' },
       ),
     ]);
     // Changed twice, and the first note edited (a new note, the old one deleted), in later pushes.
-    await pushEntries(gw, user, [input('manual/mode_confirm', span(trips[0]), { label: 'bike' })]);
+    await pushEntries(gw, user, [userInput('manual/mode_confirm', span(trips[0]), { label: 'bike' })]);
     await pushEntries(gw, user, [
-      input('manual/mode_confirm', span(trips[0]), { label: 'e-bike' }),
+      userInput('manual/mode_confirm', span(trips[0]), { label: 'e-bike' }),
       note('manual/trip_addition_input', span(trips[0]), 'note-2'),
       note('manual/trip_addition_input', span(trips[0]), 'note-1', 'DELETED'),
     ]);
@@ -154,8 +127,8 @@ describe('labels', () => {
     await settledTrips(gw, reference, DAY_OF[DAY], TRIPS);
     const trips = await composites(reference);
     const labels = [
-      input('manual/mode_confirm', span(trips[0]), { label: 'car' }),
-      input('manual/mode_confirm', span(trips[3]), { label: 'bus' }),
+      userInput('manual/mode_confirm', span(trips[0]), { label: 'car' }),
+      userInput('manual/mode_confirm', span(trips[3]), { label: 'bus' }),
     ];
 
     const before = 'labels-before@example.org';

@@ -18,7 +18,8 @@ import {
 } from '../../services/trip-builder/run-trip-builder.js';
 import { createCassandraTripStore } from '../../services/trip-builder/store/cassandra-trip-store.js';
 import { createUsercacheDocuments } from '../../services/trip-builder/store/cassandra-usercache-documents.js';
-import { serviceEnv, type TestEnv } from './test-env.js';
+import { startGateway, type RunningGateway } from './gateway.js';
+import { createTestEnv, serviceEnv, type TestEnv } from './test-env.js';
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
 
@@ -84,4 +85,28 @@ export function runCli(env: TestEnv, args: string[]): string {
   return execFileSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'services/cli/main.ts'), ...args], {
     env: serviceEnv(env),
   }).toString();
+}
+
+/** A gateway, a converter and a trip builder in this process on a private slice of the real servers. */
+export interface InProcessPipeline {
+  env: TestEnv;
+  gw: RunningGateway;
+  stop(): Promise<void>;
+}
+
+export async function startInProcessPipeline(overrides: Record<string, string> = {}): Promise<InProcessPipeline> {
+  const env = await createTestEnv(overrides);
+  const gw = await startGateway(env);
+  const converter = await startConverter(env);
+  const builder = await startTripBuilder(env);
+  return {
+    env,
+    gw,
+    async stop() {
+      await builder.stop();
+      await converter.stop();
+      await gw.close();
+      await env.dispose();
+    },
+  };
 }

@@ -49,3 +49,29 @@ export async function settledTrips(gw: RunningGateway, user: string, day: string
     `${expectedCount} stable trips for ${user} on ${day}`,
   );
 }
+
+/** The user's composite trips as the current app reads them (find_entries on data.end_ts), in start order. */
+export async function compositeTrips(gw: RunningGateway, user: string): Promise<any[]> {
+  const res = await gw.post('/datastreams/find_entries/timestamp', {
+    user,
+    key_list: ['analysis/composite_trip'],
+    key_time: 'data.end_ts',
+    start_time: 0,
+    end_time: 2_000_000_000,
+  });
+  expect(res.status).toBe(200);
+  return (res.body.phone_data as any[]).sort((a, b) => a.data.start_ts - b.data.start_ts);
+}
+
+let inputClock = 1_900_000_000;
+/**
+ * A label, survey or note as the phone writes it: a `message` entry with its trip's or place's own times, written
+ * later than anything before it.
+ */
+export function userInput(key: string, span: { start: number; end: number }, data: Record<string, unknown> = {}) {
+  inputClock += 10;
+  return {
+    metadata: { key, type: 'message', platform: 'android', write_ts: inputClock, time_zone: 'America/Los_Angeles' },
+    data: { start_ts: span.start, end_ts: span.end, ...data },
+  };
+}
