@@ -1,4 +1,4 @@
-import type { CompositeTripEntry } from './composite-trip.js';
+import { type CompositeTripEntry, isLabeled } from './composite-trip.js';
 
 /** A label dimension's value when the trip has no such label (e-mission-common's `metrics_summaries`). */
 export const UNLABELED = 'UNLABELED';
@@ -87,7 +87,7 @@ export function tripLabelFacts(composites: readonly CompositeTripEntry[]): TripL
       mode: modeLabel ?? dominantSensedMode(data['cleaned_section_summary']) ?? UNKNOWN_MODE,
       distance: numberOr0(data['distance']),
       duration: numberOr0(data['duration']),
-      responded: Object.keys(userInput).length > 0,
+      responded: isLabeled(c),
       answeredSurvey: surveyName(userInput),
     });
   }
