@@ -26,18 +26,20 @@ function describeInput(input: UserInputEntry, tz: string): string {
 export async function labelsReport(deps: DayReaders, userId: string, day: string): Promise<string> {
   const labelled = await labelDay(deps, userId, day);
   if (!labelled) return `no trips for ${userId} on ${day}\n`;
-  const { trips, labels, timeline, inputs } = labelled;
+  const { moves, timeline, inputs } = labelled;
+  const trips = moves.filter(({ move }) => !move.untracked).map(({ move }) => move);
   const tz = trips[0]!.timeZone;
   const lines = [`${trips.length} trips for ${userId} on ${day}`];
-  trips.forEach((trip, i) => {
-    const l = labels[i]!;
+  let n = 0;
+  for (const { move, labels: l } of moves) {
+    const what = move.untracked ? 'untracked' : `trip ${++n}`;
     lines.push(
-      `trip ${i + 1}  ${isoLocal(trip.startTs, tz)} → ${isoLocal(trip.endTs, tz)}  ${Math.round(trip.distance)} m`,
+      `${what}  ${isoLocal(move.startTs, tz)} → ${isoLocal(move.endTs, tz)}  ${Math.round(move.distance)} m`,
       `    labels:      ${describeLabels(l.trip)}`,
       `    start place: ${describeLabels(l.startPlace)}`,
       `    end place:   ${describeLabels(l.endPlace)}`,
     );
-  });
+  }
   const from = trips[0]!.startTs - NEARBY_S;
   const to = trips[trips.length - 1]!.endTs + NEARBY_S;
   const unmatched = explainInputs(timeline, inputs).filter(

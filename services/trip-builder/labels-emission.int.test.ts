@@ -5,7 +5,7 @@ import type { RunningGateway } from '../../test/helpers/gateway.js';
 import { startInProcessPipeline, type InProcessPipeline } from '../../test/helpers/pipeline.js';
 import { sharedDataDir } from '../../test/helpers/shared-data.js';
 import { waitFor } from '../../test/helpers/test-env.js';
-import { compositeTrips, pushEntries } from '../../test/helpers/trips.js';
+import { compositeTrips, pushEntries, userInput } from '../../test/helpers/trips.js';
 
 /**
  * e-mission's own check `testCompositeTripIncrementalLastPlaceMatches`, through the real pipeline: day 1 pushed;
@@ -120,5 +120,73 @@ describe("labels on e-mission's own real data", () => {
       'shankari_2023-04-13.retained-last-place.alt.expected_composite_trips.json',
     );
     expect(third).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe("untracked time on e-mission's own real data", () => {
+  it('When a day with untracked time arrives, then its composites hold the untracked period between the trips, as e-mission expects', async () => {
+    const user = 'jack-2023@example.org';
+    expect((await gw.post('/profile/create', { user })).status).toBe(200);
+    await pushEntries(gw, user, phone(load('jack_untracked_time_2023-03-12.json')));
+    const expected = load('jack_untracked_time_2023-03-12.expected_composite_trips.json').sort(
+      (a, b) => a.data.start_ts - b.data.start_ts,
+    );
+    let last = '';
+    let since = 0;
+    const actual = await waitFor(
+      async () => {
+        const now = await compositeTrips(gw, user);
+        const shape = JSON.stringify(now.map((c) => [c.metadata.origin_key, c.data.start_ts, c.data.end_ts]));
+        if (shape !== last) {
+          last = shape;
+          since = Date.now();
+          return undefined;
+        }
+        return now.length > 0 && Date.now() - since > 3000 ? now : undefined;
+      },
+      90_000,
+      'the untracked day to settle',
+    );
+    const pairs = pairUp(expected, actual);
+    console.log(
+      `untracked time: ${pairs.filter((p) => p !== undefined).length} of ${expected.length} expected composites found within 60 s`,
+    );
+    const untracked = expected.findIndex((e) => e.metadata.origin_key === 'analysis/confirmed_untracked');
+    const mine = pairs[untracked];
+    expect(mine, 'the untracked period, within 60 s of e-mission').toBeDefined();
+    expect(mine.metadata.origin_key).toBe('analysis/confirmed_untracked');
+    expect(mine.data.sections).toEqual([]);
+    expect(mine.data.locations).toEqual([]);
+    expect(mine.data.distance).toBeCloseTo(expected[untracked].data.distance, -2);
+    expect(mine.data.user_input).toEqual({});
+    // Its places are those of the trips around it: it leaves the place the trip before reached, and reaches the one
+    // the trip after leaves, each the same object (same id) in both composites.
+    const before = actual[actual.indexOf(mine) - 1];
+    const after = actual[actual.indexOf(mine) + 1];
+    expect(mine.data.start_confirmed_place._id).toEqual(before.data.end_confirmed_place._id);
+    expect(mine.data.end_confirmed_place._id).toEqual(after.data.start_confirmed_place._id);
+    expect(mine.data.start_confirmed_place.data.enter_ts).toBe(before.data.end_ts);
+    expect(mine.data.end_confirmed_place.data.exit_ts).toBe(after.data.start_ts);
+    pairs.forEach((p, i) => {
+      if (p) expect(p.metadata.origin_key, `composite ${i}`).toBe(expected[i].metadata.origin_key);
+    });
+    // The app's trip count and the aggregate leave untracked time out.
+    const profile = await gw.post('/profile/get', { user });
+    expect(profile.body.total_trips).toBe(actual.length - 1);
+
+    // The app labels an untracked period like a trip (path B): the label lands on the period, not on its neighbours.
+    const span = { start: mine.data.start_ts, end: mine.data.end_ts };
+    await pushEntries(gw, user, [userInput('manual/mode_confirm', span, { label: 'car' })]);
+    const labelled = await waitFor(
+      async () =>
+        (await compositeTrips(gw, user)).find(
+          (c) => c.metadata.origin_key === 'analysis/confirmed_untracked' && c.data.user_input.mode_confirm === 'car',
+        ),
+      30_000,
+      'the label on the untracked period',
+    );
+    expect(labelled._id).toEqual(mine._id);
+    const others = (await compositeTrips(gw, user)).filter((c) => c._id.$oid !== mine._id.$oid);
+    expect(others.map((c) => c.data.user_input)).toEqual(others.map(() => ({})));
   });
 });

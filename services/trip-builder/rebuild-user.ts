@@ -1,6 +1,6 @@
 import type { Logger } from '../../shared/logger/index.js';
 import type { TimeseriesReader } from '../../shared/timeseries/index.js';
-import { tripToCompositeEntry, type TripLabels } from './domain/diary/composite-trip.js';
+import { tripToCompositeEntry, type TripLabels, untrackedToCompositeEntry } from './domain/diary/composite-trip.js';
 import {
   labelMoves,
   readUserInputEntry,
@@ -14,6 +14,7 @@ import { diaryKey, obsoleteKeys, recentDays } from './domain/diary/usercache-doc
 import { OBSERVED_KEYS, type TimeseriesLike, toObservations } from './domain/observations.js';
 import { type BuiltTrip, buildTrips } from './domain/timeline/build-trips.js';
 import { planRebuild } from './domain/timeline/rebuild-window.js';
+import { withUntrackedPeriods } from './domain/timeline/untracked-periods.js';
 import type { IndexedTrip, RenderedDay, TripStore } from './store/cassandra-trip-store.js';
 import type { UsercacheDocuments } from './store/cassandra-usercache-documents.js';
 
@@ -108,21 +109,27 @@ export async function readUserInputs(deps: DayReaders, userId: string, fromTs: n
   return raw.map((json) => readUserInputEntry(JSON.parse(json))).filter((e) => e !== undefined);
 }
 
-/** A day's trips with what the user said about them, and what that was matched from. */
+/** One move of a day (a trip or an untracked period) with its neighbours, which bound its places, and its labels. */
+export interface DayMove {
+  move: BuiltTrip;
+  previous: BuiltTrip | undefined;
+  next: BuiltTrip | undefined;
+  labels: TripLabels;
+}
+
+/** A day's trips and untracked periods with what the user said about them, and what that was matched from. */
 export interface LabelledDay {
-  trips: BuiltTrip[];
-  /** The trips with the one before and the one after the day, when there are: they bound the day's places. */
-  chain: (BuiltTrip | undefined)[];
-  labels: TripLabels[];
-  /** The timeline the inputs were matched against (places and trips of the chain) and those inputs. */
+  moves: DayMove[];
+  /** The timeline the inputs were matched against (places and moves around the day) and those inputs. */
   timeline: TimelineElement[];
   inputs: UserInputEntry[];
 }
 
 /**
- * Path A for one day: every stored input matched afresh against the day's trips and places, so a re-render after a
- * late label, a rebuild or a reset gives the same result. The trips before and after the day bound its first and
- * last places; the last place stays open, and takes later place notes, until a trip leaves it.
+ * Path A for one day: every stored input matched afresh against the day's trips, untracked periods and places, so
+ * a re-render after a late label, a rebuild or a reset gives the same result. The trips before and after the day
+ * bound its first and last places; the last place stays open, and takes later place notes, until a trip leaves
+ * it. An untracked period belongs to the day of the trip it leads to (the app lists composites by their end).
  */
 export async function labelDay(deps: DayReaders, userId: string, day: string): Promise<LabelledDay | undefined> {
   const trips = (await deps.trips.tripsOfDay(userId, day)).sort((a, b) => a.rawStartTs - b.rawStartTs);
@@ -132,28 +139,42 @@ export async function labelDay(deps: DayReaders, userId: string, day: string): P
     trips[0]!.rawStartTs,
     trips[trips.length - 1]!.rawStartTs,
   );
-  const chain: (BuiltTrip | undefined)[] = [previous, ...trips, next];
-  const moves = chain.filter((t): t is BuiltTrip => t !== undefined);
+  const chain = [previous, ...trips, next].filter((t): t is BuiltTrip => t !== undefined);
+  const moves = withUntrackedPeriods(chain);
   const inputs = await readUserInputs(deps, userId, moves[0]!.startTs);
-  const timeline = timelineOfMoves(moves);
   const matched = labelMoves(moves, inputs);
-  const at = previous ? 1 : 0;
-  const labels = trips.map((_, i) => ({
-    trip: matched.moves[at + i]!,
-    startPlace: matched.places[at + i]!,
-    endPlace: matched.places[at + i + 1]!,
-  }));
-  return { trips, chain, labels, timeline, inputs };
+  const first = moves.indexOf(trips[0]!);
+  // The day starts with the untracked period leading to its first trip, if there is one.
+  const from = first > 0 && moves[first - 1]!.untracked ? first - 1 : first;
+  const to = moves.indexOf(trips[trips.length - 1]!);
+  const dayMoves: DayMove[] = [];
+  for (let i = from; i <= to; i++) {
+    dayMoves.push({
+      move: moves[i]!,
+      previous: moves[i - 1],
+      next: moves[i + 1],
+      labels: { trip: matched.moves[i]!, startPlace: matched.places[i]!, endPlace: matched.places[i + 1]! },
+    });
+  }
+  return { moves: dayMoves, timeline: timelineOfMoves(moves), inputs };
 }
 
-/** A day's trips in both shapes the phone apps read, labelled. */
+/**
+ * A day's trips in both shapes the phone apps read, labelled. getTrips' timeline has no untracked periods (e-mission
+ * drops them there); the composite trips have them, as `analysis/confirmed_untracked`.
+ */
 export async function renderDay(deps: DayReaders, userId: string, day: string): Promise<RenderedDay> {
   const labelled = await labelDay(deps, userId, day);
   if (!labelled) return { timeline: [], composites: [] };
-  const { trips, chain, labels } = labelled;
   return {
-    timeline: trips.map((t, i) => tripToGeojson(userId, t, chain[i], chain[i + 2])),
-    composites: trips.map((t, i) => tripToCompositeEntry(userId, t, chain[i], chain[i + 2], labels[i])),
+    timeline: labelled.moves
+      .filter(({ move }) => !move.untracked)
+      .map(({ move, previous, next }) => tripToGeojson(userId, move, previous, next)),
+    composites: labelled.moves.map(({ move, previous, next, labels }) =>
+      move.untracked
+        ? untrackedToCompositeEntry(userId, move, previous, next, labels)
+        : tripToCompositeEntry(userId, move, previous, next, labels),
+    ),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Cql, Statement } from '../../../shared/cassandra/index.js';
 import { dayOf } from '../../../shared/timeseries/index.js';
 import type { PlaceAnchor } from '../domain/cleaning/clean-trip.js';
-import { type CompositeTripEntry, isLabeled } from '../domain/diary/composite-trip.js';
+import { type CompositeTripEntry, isLabeled, isTripComposite } from '../domain/diary/composite-trip.js';
 import { tripLabelFacts } from '../domain/diary/trip-label-facts.js';
 import { modeName, tripLocalDate } from '../domain/diary/trip-geojson.js';
 import type { BuiltTrip, ResumePoint } from '../domain/timeline/build-trips.js';
@@ -266,7 +266,7 @@ export function createCassandraTripStore(cql: Cql): TripStore {
         ]),
         cql.write(
           'INSERT INTO trip_label_counts (user_id, local_date, total_trips, labeled_trips) VALUES (?, ?, ?, ?)',
-          [userId, localDate, day.composites.length, day.composites.filter(isLabeled).length],
+          [userId, localDate, day.composites.filter(isTripComposite).length, day.composites.filter(isLabeled).length],
         ),
         saveLabelMetrics(userId, localDate, day),
       ]);

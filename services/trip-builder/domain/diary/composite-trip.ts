@@ -30,38 +30,8 @@ export function tripToCompositeEntry(
   next: BuiltTrip | undefined,
   labels: TripLabels = NO_LABELS,
 ) {
+  const { entry, ids, startPlace, endPlace } = compositeParts(userId, trip, previous, next, labels);
   const tz = trip.timeZone;
-  const ids = tripIds(userId, trip, previous);
-  const nextIds = next ? tripIds(userId, next, trip) : undefined;
-  const userUuid = { $uuid: userId.replace(/-/g, '') };
-  // The entry's write time is the trip's end, not the clock: a rebuild of the same data then gives the same entry.
-  const entry = (id: string, key: string, data: Record<string, unknown>, originKey = key) => ({
-    _id: oid(id),
-    user_id: userUuid,
-    metadata: {
-      key,
-      origin_key: originKey,
-      platform: 'server',
-      type: 'analysis-result',
-      time_zone: tz,
-      write_ts: trip.endTs,
-      write_local_dt: localDate(trip.endTs, tz),
-      write_fmt_time: isoLocal(trip.endTs, tz),
-    },
-    data,
-  });
-
-  const startPlace = entry(ids.startPlace, 'analysis/confirmed_place', {
-    location: point(previous ? previous.endLoc : trip.startLoc),
-    ...startPlaceStay(userId, trip, previous, ids),
-    ...labels.startPlace,
-  });
-  const endPlace = entry(ids.endPlace, 'analysis/confirmed_place', {
-    location: point(trip.endLoc),
-    ...endPlaceStay(trip, next, ids, nextIds),
-    ...labels.endPlace,
-  });
-
   const summary = {
     distance: {} as Record<string, number>,
     duration: {} as Record<string, number>,
@@ -134,6 +104,76 @@ export function tripToCompositeEntry(
   );
 }
 
+/**
+ * An untracked period (`untrackedBetween`) as the app reads it: a composite whose origin is
+ * `analysis/confirmed_untracked`, with its places and labels like a trip but no sections and no locations. The app
+ * shows it as a gap the user may still label.
+ */
+export function untrackedToCompositeEntry(
+  userId: string,
+  period: BuiltTrip,
+  previous: BuiltTrip | undefined,
+  next: BuiltTrip | undefined,
+  labels: TripLabels = NO_LABELS,
+) {
+  const { entry, ids, startPlace, endPlace } = compositeParts(userId, period, previous, next, labels);
+  return entry(
+    ids.trip,
+    'analysis/composite_trip',
+    {
+      ...tripFields(period, ids),
+      ...labels.trip,
+      locations: [],
+      confirmed_trip: oid(ids.trip),
+      start_confirmed_place: startPlace,
+      end_confirmed_place: endPlace,
+      sections: [],
+    },
+    'analysis/confirmed_untracked',
+  );
+}
+
+/** What a trip's and an untracked period's composites share: the entry shape, the ids and both confirmed places. */
+function compositeParts(
+  userId: string,
+  move: BuiltTrip,
+  previous: BuiltTrip | undefined,
+  next: BuiltTrip | undefined,
+  labels: TripLabels,
+) {
+  const tz = move.timeZone;
+  const ids = tripIds(userId, move, previous);
+  const nextIds = next ? tripIds(userId, next, move) : undefined;
+  const userUuid = { $uuid: userId.replace(/-/g, '') };
+  // The entry's write time is the move's end, not the clock: a rebuild of the same data then gives the same entry.
+  const entry = (id: string, key: string, data: Record<string, unknown>, originKey = key) => ({
+    _id: oid(id),
+    user_id: userUuid,
+    metadata: {
+      key,
+      origin_key: originKey,
+      platform: 'server',
+      type: 'analysis-result',
+      time_zone: tz,
+      write_ts: move.endTs,
+      write_local_dt: localDate(move.endTs, tz),
+      write_fmt_time: isoLocal(move.endTs, tz),
+    },
+    data,
+  });
+  const startPlace = entry(ids.startPlace, 'analysis/confirmed_place', {
+    location: point(previous ? previous.endLoc : move.startLoc),
+    ...startPlaceStay(userId, move, previous, ids),
+    ...labels.startPlace,
+  });
+  const endPlace = entry(ids.endPlace, 'analysis/confirmed_place', {
+    location: point(move.endLoc),
+    ...endPlaceStay(move, next, ids, nextIds),
+    ...labels.endPlace,
+  });
+  return { entry, ids, startPlace, endPlace };
+}
+
 /** What the user said about a trip and the places it leaves and reaches. */
 export interface TripLabels {
   trip: ElementLabels;
@@ -144,10 +184,16 @@ export interface TripLabels {
 const NONE: ElementLabels = { user_input: {}, additions: [] };
 const NO_LABELS: TripLabels = { trip: NONE, startPlace: NONE, endPlace: NONE };
 
-export type CompositeTripEntry = ReturnType<typeof tripToCompositeEntry>;
+export type CompositeTripEntry = ReturnType<typeof tripToCompositeEntry> | ReturnType<typeof untrackedToCompositeEntry>;
+
+/** A composite of a trip, not of an untracked period: only trips are counted and labelled in the metrics. */
+export function isTripComposite(composite: CompositeTripEntry): boolean {
+  return composite.metadata.origin_key === 'analysis/confirmed_trip';
+}
 
 /** A trip the user has labelled: e-mission's `labeled_trips` counts composite trips whose `user_input` is not empty. */
 export function isLabeled(composite: CompositeTripEntry): boolean {
+  if (!isTripComposite(composite)) return false;
   const input = composite.data['user_input'];
   return input !== null && typeof input === 'object' && Object.keys(input).length > 0;
 }

@@ -31,7 +31,7 @@ export interface TripIds {
 /** Ids of a trip and the places around it; a place is named after the trip it precedes or follows. */
 export function tripIds(userId: string, trip: BuiltTrip, previous: BuiltTrip | undefined): TripIds {
   return {
-    trip: objectId(userId, 'trip', trip.rawStartTs),
+    trip: objectId(userId, trip.untracked ? 'untracked' : 'trip', trip.rawStartTs),
     startPlace: previous
       ? objectId(userId, 'place', previous.rawStartTs)
       : objectId(userId, 'first-place', trip.rawStartTs),

@@ -40,6 +40,16 @@ export interface BuiltTrip {
   placeBefore: PlaceAnchor | undefined;
   sections: CleanedSection[];
   stops: CleanedStop[];
+  /**
+   * Set on a trip that begins after untracked time: the phone was not tracking between the end of the trip before
+   * and this one's start (see `wasUntracked`), and the diary shows that gap as an untracked period of its own.
+   */
+  afterUntracked?: true;
+  /**
+   * Set on an untracked period standing between two trips in the diary (`untrackedBetween`): never stored, no
+   * sections or stops, rendered as e-mission's `analysis/confirmed_untracked`.
+   */
+  untracked?: true;
 }
 
 /** Where the next build of this user's timeline starts, and the place the user is at then. */
@@ -75,8 +85,8 @@ export function buildTrips(obs: Observations, startPlace: PlaceAnchor | undefine
     const last = points[points.length - 1]!;
     resume = { fromTs: first.ts, place };
     const placeBefore = place;
-    if (place && wasUntracked(place, first, found.source, obs.transitions))
-      place = { enterTs: first.ts, loc: first.loc };
+    const afterUntracked = place !== undefined && wasUntracked(place, first, found.source, obs.transitions);
+    if (afterUntracked) place = { enterTs: first.ts, loc: first.loc };
     const tripMotions = motions.slice(firstAfter(motions, first.ts - 1e-9), firstAfter(motions, last.ts));
     const evidence = found.source === 'DwellSegmentationDistFilter' ? IOS_EVIDENCE : ANDROID_EVIDENCE;
     const fromPlace = place ? haversine(place.loc, last.loc) : haversine(first.loc, last.loc);
@@ -86,7 +96,7 @@ export function buildTrips(obs: Observations, startPlace: PlaceAnchor | undefine
     if (!cleaned) continue;
     const trip = toTrip(found.source, points, placeBefore, cleaned.sections, cleaned.stops);
     if (trip.distance < MIN_TRIP_DISTANCE_M) continue;
-    trips.push(trip);
+    trips.push(afterUntracked ? { ...trip, afterUntracked } : trip);
   }
   if (segmentation.openTripStart !== undefined) resume = { fromTs: locations[segmentation.openTripStart]!.ts, place };
   return { trips, resume };

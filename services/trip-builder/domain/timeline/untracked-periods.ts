@@ -1,0 +1,41 @@
+import { haversine } from '../geo.js';
+import type { BuiltTrip } from './build-trips.js';
+
+/**
+ * The untracked period between two consecutive trips, when the later one began after untracked time: from the end
+ * of the trip before (where the user was last seen) to the start of the trip after (where they reappeared), as
+ * e-mission's `analysis/confirmed_untracked`. Its distance is the straight line between those two points.
+ */
+export function untrackedBetween(before: BuiltTrip, after: BuiltTrip): BuiltTrip {
+  return {
+    source: after.source,
+    // Its own identity: the end of the trip before lies strictly between that trip's raw start and the next one's.
+    rawStartTs: before.endTs,
+    rawEndTs: after.startTs,
+    startTs: before.endTs,
+    endTs: after.startTs,
+    startLoc: before.endLoc,
+    endLoc: after.startLoc,
+    duration: after.startTs - before.endTs,
+    distance: haversine(before.endLoc, after.startLoc),
+    timeZone: after.timeZone,
+    placeBefore: undefined,
+    sections: [],
+    stops: [],
+    untracked: true,
+  };
+}
+
+/**
+ * A run of consecutive trips as the diary shows it: each trip that began after untracked time is preceded by the
+ * untracked period that led to it, when the trip before it is known (the first trip of the list has none).
+ */
+export function withUntrackedPeriods(trips: readonly BuiltTrip[]): BuiltTrip[] {
+  const moves: BuiltTrip[] = [];
+  trips.forEach((trip, i) => {
+    const before = trips[i - 1];
+    if (trip.afterUntracked && before) moves.push(untrackedBetween(before, trip));
+    moves.push(trip);
+  });
+  return moves;
+}
