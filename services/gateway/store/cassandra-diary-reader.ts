@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import { type Cql, ROWS_PER_TURN, yieldToEventLoop } from '../../../shared/cassandra/index.js';
-import { ValidationError } from '../../../shared/errors/index.js';
+import { OverloadedError, ValidationError } from '../../../shared/errors/index.js';
 import { dayOf } from '../../../shared/timeseries/index.js';
 import type { CompositeDay } from '../domain/derived-entries.js';
 import type { LabelTripFact } from '../domain/label-metrics.js';
@@ -12,7 +12,7 @@ export interface SectionScanOptions {
    * a large deployment has far more than one request should touch (100,000 users make about a million a day).
    */
   maxSections: number;
-  /** Day partitions read at once. @defaultValue 4 */
+  /** Day partitions read at once. @defaultValue 2 */
   concurrency?: number;
 }
 
@@ -108,7 +108,30 @@ async function scanDayPartitions<K>(
   if (refused) throw refused;
 }
 
-export function createCassandraDiaryReader(cql: Cql): DiaryReader {
+export interface DiaryReaderOptions {
+  /**
+   * Scans over every user's rows (the aggregate metrics) run one at a time per gateway, each reading at most
+   * `concurrency` day partitions: a client repeating the heaviest aggregate can then occupy one slot of Cassandra,
+   * never all of it, and the phones' puts and reads keep their share of the machine. @defaultValue 1
+   */
+  aggregateScansAtOnce?: number;
+  /** Aggregate scans waiting for their turn; one more is refused with 503 OVERLOADED. @defaultValue 4 */
+  aggregateScansQueued?: number;
+}
+
+export function createCassandraDiaryReader(
+  cql: Cql,
+  { aggregateScansAtOnce = 1, aggregateScansQueued = 4 }: DiaryReaderOptions = {},
+): DiaryReader {
+  const aggregateSlots = pLimit(aggregateScansAtOnce);
+  /** Runs an all-users scan in its turn, or refuses it at once when too many wait. */
+  const aggregate = <T>(scan: () => Promise<T>): Promise<T> => {
+    if (aggregateSlots.activeCount + aggregateSlots.pendingCount >= aggregateScansAtOnce + aggregateScansQueued)
+      throw new OverloadedError('the gateway is busy with other aggregate queries; retry later', {
+        details: { running: aggregateSlots.activeCount, waiting: aggregateSlots.pendingCount },
+      });
+    return aggregateSlots(scan);
+  };
   return {
     async timeline(userId, localDate) {
       const rs = await cql.read('SELECT timeline FROM diary_days WHERE user_id = ? AND local_date = ?', [
@@ -134,52 +157,56 @@ export function createCassandraDiaryReader(cql: Cql): DiaryReader {
       }
     },
 
-    async scanSections(userId, startTs, endTs, visit, { maxSections, concurrency = 4 }) {
+    async scanSections(userId, startTs, endTs, visit, { maxSections, concurrency = 2 }) {
       const query = userId
         ? `SELECT ${SECTION_COLUMNS} FROM section_metrics WHERE day = ? AND user_id = ?`
         : `SELECT ${SECTION_COLUMNS} FROM section_metrics WHERE day = ?`;
       const days: number[] = [];
       for (let d = dayOf(startTs); d <= dayOf(endTs); d++) days.push(d);
-      await scanDayPartitions(
-        cql,
-        days,
-        (day) => ({ query, params: userId ? [day, userId] : [day] }),
-        (r) => {
-          const startTsOfRow = Number(r['start_ts']);
-          if (startTsOfRow >= startTs && startTsOfRow <= endTs) {
+      const scan = () =>
+        scanDayPartitions(
+          cql,
+          days,
+          (day) => ({ query, params: userId ? [day, userId] : [day] }),
+          (r) => {
+            const startTsOfRow = Number(r['start_ts']);
+            if (startTsOfRow >= startTs && startTsOfRow <= endTs) {
+              visit({
+                userId: String(r['user_id']),
+                startTs: startTsOfRow,
+                timeZone: String(r['time_zone']),
+                mode: String(r['mode']),
+                distance: Number(r['distance']),
+                duration: Number(r['duration']),
+              });
+            }
+          },
+          { maxRows: maxSections, concurrency, what: 'sections' },
+        );
+      await (userId ? scan() : aggregate(scan));
+    },
+
+    async scanLabelTrips(localDates, visit, { maxSections, concurrency = 2 }) {
+      const query = `SELECT ${LABEL_TRIP_COLUMNS} FROM label_trip_metrics WHERE local_date = ?`;
+      await aggregate(() =>
+        scanDayPartitions(
+          cql,
+          localDates,
+          (localDate) => ({ query, params: [localDate] }),
+          (r, localDate) =>
             visit({
               userId: String(r['user_id']),
-              startTs: startTsOfRow,
-              timeZone: String(r['time_zone']),
+              localDate,
+              modeConfirm: String(r['mode_confirm']),
+              purposeConfirm: String(r['purpose_confirm']),
+              replacedModeConfirm: String(r['replaced_mode_confirm']),
               mode: String(r['mode']),
               distance: Number(r['distance']),
               duration: Number(r['duration']),
-            });
-          }
-        },
-        { maxRows: maxSections, concurrency, what: 'sections' },
-      );
-    },
-
-    async scanLabelTrips(localDates, visit, { maxSections, concurrency = 4 }) {
-      const query = `SELECT ${LABEL_TRIP_COLUMNS} FROM label_trip_metrics WHERE local_date = ?`;
-      await scanDayPartitions(
-        cql,
-        localDates,
-        (localDate) => ({ query, params: [localDate] }),
-        (r, localDate) =>
-          visit({
-            userId: String(r['user_id']),
-            localDate,
-            modeConfirm: String(r['mode_confirm']),
-            purposeConfirm: String(r['purpose_confirm']),
-            replacedModeConfirm: String(r['replaced_mode_confirm']),
-            mode: String(r['mode']),
-            distance: Number(r['distance']),
-            duration: Number(r['duration']),
-            responded: r['responded'] === true,
-          }),
-        { maxRows: maxSections, concurrency, what: 'trips' },
+              responded: r['responded'] === true,
+            }),
+          { maxRows: maxSections, concurrency, what: 'trips' },
+        ),
       );
     },
   };
