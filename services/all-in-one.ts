@@ -1,23 +1,24 @@
 /**
  * `npm start`: the whole service on one machine, each service in its own process as in production. A service
  * that dies is restarted after a second (its Kafka offsets make that safe); Ctrl-C stops them all.
+ * Compiled (`node dist/services/all-in-one.js`, what `npm start` runs) it starts the compiled services; run
+ * from the sources (`npx tsx services/all-in-one.ts`, development) it starts their sources through tsx.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
+import { repoRoot, serviceNodeArgs } from '../shared/config/repo-root.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const services = [
-  { name: 'gateway', args: [join(here, 'gateway/main.ts')] },
-  { name: 'converter', args: [join(here, 'converter/main.ts'), '0'] },
-  { name: 'trip-builder', args: [join(here, 'trip-builder/main.ts'), '0'] },
+  { name: 'gateway', args: serviceNodeArgs('gateway') },
+  { name: 'converter', args: serviceNodeArgs('converter', '0') },
+  { name: 'trip-builder', args: serviceNodeArgs('trip-builder', '0') },
 ];
 const running = new Map<string, ChildProcess>();
 let stopping = false;
 
 function start(service: (typeof services)[number]): void {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...service.args], { stdio: 'inherit' });
+  const child = spawn(process.execPath, service.args, { stdio: 'inherit' });
   running.set(service.name, child);
   child.once('exit', (code, signal) => {
     running.delete(service.name);
@@ -28,7 +29,7 @@ function start(service: (typeof services)[number]): void {
 }
 
 // `npm stop` (deploy/local/stack.ts down) reads this file to stop the services before the servers.
-const pidFile = join(here, '..', '.infra', 'services.pid');
+const pidFile = join(resolve(process.env['ITINERA_INFRA_DIR'] ?? join(repoRoot, '.infra')), 'services.pid');
 mkdirSync(dirname(pidFile), { recursive: true });
 writeFileSync(pidFile, String(process.pid));
 process.once('exit', () => rmSync(pidFile, { force: true }));

@@ -5,15 +5,16 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../../shared/config/index.js';
+import { repoRoot } from '../../shared/config/repo-root.js';
 import { StackError } from '../../shared/errors/index.js';
 import { isInstalled, launchArgs, type LocalAddresses, type ServerSpec } from './servers.js';
 import { probe } from './readiness.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
+/** The server templates and Maven poms (deploy/local/ in the repository, also when this runs compiled from dist/). */
+const templates = join(repoRoot, 'deploy', 'local');
 
 export interface StackContext {
   config: Config;
@@ -97,7 +98,7 @@ export function install(ctx: StackContext, spec: ServerSpec): void {
       ctx,
       [
         '-f',
-        join(here, 'maven', spec.install.pom),
+        join(templates, 'maven', spec.install.pom),
         `${plugin}:copy-dependencies`,
         '-DincludeScope=runtime',
         `-DoutputDirectory=${join(home, 'libs')}`,
@@ -136,7 +137,7 @@ function configure(ctx: StackContext, spec: ServerSpec): string[] {
   mkdirSync(join(home, 'logs'), { recursive: true });
   const a = ctx.addresses;
   if (spec.name === 'kafka') {
-    const properties = render(readFileSync(join(here, 'kafka', 'server.properties'), 'utf8'), {
+    const properties = render(readFileSync(join(templates, 'kafka', 'server.properties'), 'utf8'), {
       KAFKA_HOST: a.kafka.host,
       KAFKA_PORT: a.kafka.port,
       KAFKA_CONTROLLER_PORT: a.kafka.controllerPort,
@@ -167,15 +168,15 @@ function configure(ctx: StackContext, spec: ServerSpec): string[] {
   if (spec.name === 'cassandra') {
     mkdirSync(join(home, 'conf'), { recursive: true });
     mkdirSync(join(home, 'tmp'), { recursive: true });
-    const yaml = render(readFileSync(join(here, 'cassandra', 'cassandra.yaml'), 'utf8'), {
+    const yaml = render(readFileSync(join(templates, 'cassandra', 'cassandra.yaml'), 'utf8'), {
       CASSANDRA_HOST: a.cassandra.host,
       CASSANDRA_PORT: a.cassandra.port,
       CASSANDRA_STORAGE_PORT: a.cassandra.storagePort,
       CASSANDRA_DATA_DIR: join(home, 'data'),
     });
     writeFileSync(join(home, 'conf', 'cassandra.yaml'), yaml);
-    writeFileSync(join(home, 'conf', 'logback.xml'), readFileSync(join(here, 'cassandra', 'logback.xml')));
-    return readFileSync(join(here, 'cassandra', 'jvm17.options'), 'utf8')
+    writeFileSync(join(home, 'conf', 'logback.xml'), readFileSync(join(templates, 'cassandra', 'logback.xml')));
+    return readFileSync(join(templates, 'cassandra', 'jvm17.options'), 'utf8')
       .split('\n')
       .map((l) => l.trim())
       .filter((l) => l && !l.startsWith('#'));

@@ -2,15 +2,18 @@
  * The local single-node stack: Kafka (KRaft), Cassandra and Apicurio Registry as plain `java` processes, with
  * jars resolved from Maven Central by `mvn` into `.infra/` (offline first once they are there).
  *
- *   tsx deploy/local/stack.ts up [--quiet]     install what is missing, start what is stopped, provision
- *   tsx deploy/local/stack.ts down [--wipe]    stop all three (SIGTERM, then SIGKILL after 30 s); --wipe deletes data
- *   tsx deploy/local/stack.ts status           pid, readiness and resident memory of each server
- *   tsx deploy/local/stack.ts logs [server]    the last 80 lines of a server's log
+ *   npm run stack -- up [--quiet]     install what is missing, start what is stopped, provision
+ *   npm run stack -- down [--wipe]    stop all three (SIGTERM, then SIGKILL after 30 s); --wipe deletes data
+ *   npm run stack -- status           pid, readiness and resident memory of each server
+ *   npm run stack -- logs [server]    the last 80 lines of a server's log
+ *
+ * `npm run stack` runs the build (node dist/deploy/local/stack.js); the tests and the benchmark run this source
+ * through tsx (npx tsx deploy/local/stack.ts up), which does the same.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { loadConfig } from '../../shared/config/index.js';
+import { repoRoot } from '../../shared/config/repo-root.js';
 import { StackError } from '../../shared/errors/index.js';
 import { provision } from '../provision/provision.js';
 import { localAddresses, servers } from './servers.js';
@@ -27,9 +30,6 @@ import {
   waitReady,
   type StackContext,
 } from './server-process.js';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const repoRoot = resolve(here, '..', '..');
 
 async function up(ctx: StackContext): Promise<void> {
   const t0 = Date.now();

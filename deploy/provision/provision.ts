@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Config } from '../../shared/config/index.js';
+import { repoRoot } from '../../shared/config/repo-root.js';
 import { createCassandraClient } from '../../shared/cassandra/index.js';
 import { topicName, type TopicId } from '../../shared/events/index.js';
 import { createKafka } from '../../shared/kafka/index.js';
@@ -10,7 +10,7 @@ import { createSchemaRegistry, registerAvro, valueSubject } from '../../shared/s
 import { ensureTopics } from './topics.js';
 import { migrate } from './migrate.js';
 
-const schemasDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'schemas');
+const schemasDir = join(repoRoot, 'schemas');
 
 /** Which Avro schema (schemas/avro) describes the values of which topic. */
 export const topicSchemas: Record<TopicId, string> = {

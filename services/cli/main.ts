@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../shared/config/index.js';
+import { repoRoot, serviceNodeArgs } from '../../shared/config/repo-root.js';
 import { createCassandraClient, createCql } from '../../shared/cassandra/index.js';
 import { createIdempotentProducer, createKafka } from '../../shared/kafka/index.js';
 import { createLogger } from '../../shared/logger/index.js';
@@ -16,8 +16,6 @@ import { createDiaryPublisher } from '../trip-builder/diary-publisher.js';
 import { planUserReset, resetUserTrips } from '../trip-builder/reset-user-trips.js';
 import { createCassandraTripStore } from '../trip-builder/store/cassandra-trip-store.js';
 import { createUsercacheDocuments } from '../trip-builder/store/cassandra-usercache-documents.js';
-
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 const HELP = `itinera <command> [options]   (operator commands; exit 0 on success)
 
@@ -120,9 +118,7 @@ async function intake(n: number): Promise<number> {
   if (!Number.isInteger(n) || n < 1 || n > 64) fail('intake needs a worker count between 1 and 64');
   const workers = ['converter', 'trip-builder'].flatMap((service) =>
     Array.from({ length: n }, (_, i) =>
-      spawn(process.execPath, ['--import', 'tsx', join(repoRoot, `services/${service}/main.ts`), String(i)], {
-        stdio: 'inherit',
-      }),
+      spawn(process.execPath, serviceNodeArgs(service, String(i)), { stdio: 'inherit' }),
     ),
   );
   process.stdout.write(
