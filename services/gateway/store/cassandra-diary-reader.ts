@@ -1,7 +1,12 @@
 import pLimit from 'p-limit';
-import { type Cql, ROWS_PER_TURN, yieldToEventLoop } from '../../../shared/cassandra/index.js';
-import { OverloadedError, ValidationError } from '../../../shared/errors/index.js';
-import { dayOf } from '../../../shared/timeseries/index.js';
+import type { Cql } from '../../../shared/cassandra/index.js';
+import { OverloadedError } from '../../../shared/errors/index.js';
+import {
+  createCompositeDaysTable,
+  createDiaryDaysTable,
+  createLabelTripMetricsTable,
+  createSectionMetricsTable,
+} from '../../../shared/tables/index.js';
 import type { CompositeDay } from '../domain/derived-entries.js';
 import type { LabelTripFact } from '../domain/label-metrics.js';
 import type { SectionFact } from '../domain/metrics-summary.js';
@@ -42,7 +47,7 @@ export interface DiaryReader {
     options: SectionScanOptions,
   ): Promise<void>;
   /**
-   * Hands every user's confirmed-trip row of `label_trip_metrics` of the trip-local dates given (YYYY-MM-DD) to
+   * Hands every user's confirmed-trip row of the label metrics (shared/tables) of the trip-local dates given (YYYY-MM-DD) to
    * `visit`, as rows stream in, a bounded number of day partitions at once. Throws a ValidationError naming the
    * limit past `maxSections` rows (here: trips).
    */
@@ -51,61 +56,6 @@ export interface DiaryReader {
     visit: (trip: LabelTripFact) => void,
     options: SectionScanOptions,
   ): Promise<void>;
-}
-
-const SECTION_COLUMNS = 'user_id, start_ts, time_zone, mode, distance, duration';
-const LABEL_TRIP_COLUMNS =
-  'user_id, mode_confirm, purpose_confirm, replaced_mode_confirm, mode, distance, duration, responded';
-
-/**
- * Reads day partitions, at most `concurrency` at once, handing each row to `visit`, and refuses the call past
- * `maxRows` rows: the bounds every aggregate scan over days obeys.
- */
-async function scanDayPartitions<K>(
-  cql: Cql,
-  days: readonly K[],
-  statement: (day: K) => { query: string; params: unknown[] },
-  visit: (row: Record<string, unknown>, day: K) => void,
-  { maxRows, concurrency, what }: { maxRows: number; concurrency: number; what: string },
-): Promise<void> {
-  const limit = pLimit(concurrency);
-  let read = 0;
-  let refused: ValidationError | undefined;
-  // Set on the first failed day (an outage): Promise.all has rejected and the request is answered, so the days
-  // still queued return as they start, and those in flight stop at their next row, rather than read up to 731
-  // partitions for nobody. (A flag rather than limit.clearQueue(), which would leave their promises pending.)
-  let failed = false;
-  const stopped = () => refused !== undefined || failed;
-  const scanDay = async (day: K) => {
-    const { query, params } = statement(day);
-    for await (const r of cql.iterate(query, params, 5000)) {
-      if (stopped()) return;
-      if (++read > maxRows) {
-        refused = new ValidationError(
-          `the range holds more than ${maxRows} ${what}, more than one call may read; ask a shorter range`,
-          { details: { limit: maxRows } },
-        );
-        return;
-      }
-      visit(r, day);
-      if (read % ROWS_PER_TURN === 0) await yieldToEventLoop();
-    }
-  };
-  // Bounded: at most `concurrency` day partitions in flight, never one promise per day of the range at once.
-  await Promise.all(
-    days.map((day) =>
-      limit(async () => {
-        if (stopped()) return;
-        try {
-          await scanDay(day);
-        } catch (err) {
-          failed = true;
-          throw err;
-        }
-      }),
-    ),
-  );
-  if (refused) throw refused;
 }
 
 export interface DiaryReaderOptions {
@@ -132,82 +82,24 @@ export function createCassandraDiaryReader(
       });
     return aggregateSlots(scan);
   };
+  const diaryDays = createDiaryDaysTable(cql);
+  const compositeDays = createCompositeDaysTable(cql);
+  const sectionMetrics = createSectionMetricsTable(cql);
+  const labelMetrics = createLabelTripMetricsTable(cql);
   return {
-    async timeline(userId, localDate) {
-      const rs = await cql.read('SELECT timeline FROM diary_days WHERE user_id = ? AND local_date = ?', [
-        userId,
-        localDate,
-      ]);
-      const row = rs.rows[0];
-      return row ? (JSON.parse(String(row['timeline'])) as unknown[]) : [];
-    },
+    timeline: (userId, localDate) => diaryDays.read(userId, localDate),
 
-    async *compositeDays(userId, fromDate, toDate, { newestFirst = false } = {}) {
-      const order = newestFirst ? 'DESC' : 'ASC';
-      for await (const row of cql.iterate(
-        `SELECT local_date, trips FROM composite_days WHERE user_id = ? AND local_date >= ? AND local_date <= ? ORDER BY local_date ${order}`,
-        [userId, fromDate, toDate],
-        // A day's entries carry every resampled location: a few days per page keeps a page small.
-        20,
-      )) {
-        yield {
-          localDate: String(row['local_date']),
-          entries: JSON.parse(String(row['trips'])) as CompositeDay['entries'],
-        };
-      }
-    },
+    compositeDays: (userId, fromDate, toDate, options) =>
+      compositeDays.days(userId, fromDate, toDate, options) as AsyncIterable<CompositeDay>,
 
     async scanSections(userId, startTs, endTs, visit, { maxSections, concurrency = 2 }) {
-      const query = userId
-        ? `SELECT ${SECTION_COLUMNS} FROM section_metrics WHERE day = ? AND user_id = ?`
-        : `SELECT ${SECTION_COLUMNS} FROM section_metrics WHERE day = ?`;
-      const days: number[] = [];
-      for (let d = dayOf(startTs); d <= dayOf(endTs); d++) days.push(d);
       const scan = () =>
-        scanDayPartitions(
-          cql,
-          days,
-          (day) => ({ query, params: userId ? [day, userId] : [day] }),
-          (r) => {
-            const startTsOfRow = Number(r['start_ts']);
-            if (startTsOfRow >= startTs && startTsOfRow <= endTs) {
-              visit({
-                userId: String(r['user_id']),
-                startTs: startTsOfRow,
-                timeZone: String(r['time_zone']),
-                mode: String(r['mode']),
-                distance: Number(r['distance']),
-                duration: Number(r['duration']),
-              });
-            }
-          },
-          { maxRows: maxSections, concurrency, what: 'sections' },
-        );
+        sectionMetrics.scan(userId, startTs, endTs, visit, { maxRows: maxSections, concurrency, what: 'sections' });
       await (userId ? scan() : aggregate(scan));
     },
 
     async scanLabelTrips(localDates, visit, { maxSections, concurrency = 2 }) {
-      const query = `SELECT ${LABEL_TRIP_COLUMNS} FROM label_trip_metrics WHERE local_date = ?`;
-      await aggregate(() =>
-        scanDayPartitions(
-          cql,
-          localDates,
-          (localDate) => ({ query, params: [localDate] }),
-          (r, localDate) =>
-            visit({
-              userId: String(r['user_id']),
-              localDate,
-              modeConfirm: String(r['mode_confirm']),
-              purposeConfirm: String(r['purpose_confirm']),
-              replacedModeConfirm: String(r['replaced_mode_confirm']),
-              mode: String(r['mode']),
-              distance: Number(r['distance']),
-              duration: Number(r['duration']),
-              responded: r['responded'] === true,
-            }),
-          { maxRows: maxSections, concurrency, what: 'trips' },
-        ),
-      );
+      await aggregate(() => labelMetrics.scan(localDates, visit, { maxRows: maxSections, concurrency, what: 'trips' }));
     },
   };
 }

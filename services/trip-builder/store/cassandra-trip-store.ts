@@ -1,5 +1,14 @@
 import type { Cql, Statement } from '../../../shared/cassandra/index.js';
-import { dayOf } from '../../../shared/timeseries/index.js';
+import {
+  createCompositeDaysTable,
+  createDiaryDaysTable,
+  createLabelTripMetricsTable,
+  createPipelineStateTable,
+  createSectionMetricsTable,
+  createTripLabelCountsTable,
+  type PipelineProgress,
+  type SectionFact,
+} from '../../../shared/tables/index.js';
 import type { PlaceAnchor } from '../domain/cleaning/clean-trip.js';
 import { type CompositeTripEntry, isLabeled, isTripComposite } from '../domain/diary/composite-trip.js';
 import { tripLabelFacts } from '../domain/diary/trip-label-facts.js';
@@ -38,15 +47,9 @@ export interface TripStore {
   saveDiaryDay(userId: string, localDate: string, day: RenderedDay): Promise<void>;
   latestTrips(userId: string, limit: number): Promise<IndexedTrip[]>;
   firstTrip(userId: string): Promise<IndexedTrip | undefined>;
-  saveProgress(
-    userId: string,
-    progress: { completeTs: number | null; rangeStartTs: number | null; rangeEndTs: number | null },
-  ): Promise<void>;
+  saveProgress(userId: string, progress: PipelineProgress): Promise<void>;
 }
 
-const TRIP_BUILDER_STAGE = 'trip-builder';
-/** label_trip_metrics rows per unlogged batch: about 150 bytes each. */
-const LABEL_ROWS_PER_BATCH = 25;
 const INDEX_COLUMNS = 'raw_start_ts, local_date, place_before, start_ts, end_ts';
 
 function parsePlace(text: unknown): PlaceAnchor | undefined {
@@ -63,16 +66,6 @@ function toIndexed(row: Record<string, unknown>): IndexedTrip {
   };
 }
 
-/** A row of section_metrics: what the gateway's metrics need of a built section. */
-interface SectionFact {
-  userId: string;
-  startTs: number;
-  timeZone: string;
-  mode: string;
-  distance: number;
-  duration: number;
-}
-
 export function sectionFacts(userId: string, trip: BuiltTrip): SectionFact[] {
   return trip.sections.map((s) => ({
     userId,
@@ -85,6 +78,12 @@ export function sectionFacts(userId: string, trip: BuiltTrip): SectionFact[] {
 }
 
 export function createCassandraTripStore(cql: Cql): TripStore {
+  const sectionMetrics = createSectionMetricsTable(cql);
+  const diaryDays = createDiaryDaysTable(cql);
+  const compositeDays = createCompositeDaysTable(cql);
+  const labelCounts = createTripLabelCountsTable(cql);
+  const labelMetrics = createLabelTripMetricsTable(cql);
+  const pipelineState = createPipelineStateTable(cql);
   async function readTrip(userId: string, localDate: string, rawStartTs: number): Promise<BuiltTrip | undefined> {
     const rs = await cql.read(
       'SELECT trip FROM trips_by_day WHERE user_id = ? AND local_date = ? AND raw_start_ts = ?',
@@ -92,51 +91,6 @@ export function createCassandraTripStore(cql: Cql): TripStore {
     );
     const row = rs.rows[0];
     return row ? (JSON.parse(String(row['trip'])) as BuiltTrip) : undefined;
-  }
-
-  /**
-   * The day's rows of `label_trip_metrics` for this user: one per confirmed trip, upserted; the user's rows of trips
-   * no longer in the day deleted one by one. A relabel (the common change) only overwrites rows, so the day
-   * partition every aggregate call reads gathers no tombstones from it; a whole-slice delete per save would.
-   */
-  async function saveLabelMetrics(userId: string, localDate: string, day: RenderedDay): Promise<void> {
-    const facts = tripLabelFacts(day.composites);
-    const fresh = new Set(facts.map((f) => f.startTs));
-    const before = await cql.read('SELECT start_ts FROM label_trip_metrics WHERE local_date = ? AND user_id = ?', [
-      localDate,
-      userId,
-    ]);
-    const stale = before.rows.map((r) => Number(r['start_ts'])).filter((ts) => !fresh.has(ts));
-    await Promise.all(
-      stale.map((ts) =>
-        cql.write('DELETE FROM label_trip_metrics WHERE local_date = ? AND user_id = ? AND start_ts = ?', [
-          localDate,
-          userId,
-          ts,
-        ]),
-      ),
-    );
-    // One partition: unlogged batches, small enough to stay under Cassandra's batch size warning (5 kB).
-    const rows = facts.map((f) => ({
-      query:
-        'INSERT INTO label_trip_metrics (local_date, user_id, start_ts, mode_confirm, purpose_confirm, replaced_mode_confirm, mode, distance, duration, responded, answered_survey) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      params: [
-        localDate,
-        userId,
-        f.startTs,
-        f.modeConfirm,
-        f.purposeConfirm,
-        f.replacedModeConfirm,
-        f.mode,
-        f.distance,
-        f.duration,
-        f.responded,
-        f.answeredSurvey ?? null,
-      ],
-    }));
-    const batches: Statement[][] = [];
-    for (let i = 0; i < rows.length; i += LABEL_ROWS_PER_BATCH) batches.push(rows.slice(i, i + LABEL_ROWS_PER_BATCH));
-    await Promise.all(batches.map((b) => cql.writeBatch(b)));
   }
 
   return {
@@ -193,12 +147,7 @@ export function createCassandraTripStore(cql: Cql): TripStore {
       const deletes: Statement[] = [];
       for (const o of old) {
         const before = await readTrip(userId, o.localDate, o.rawStartTs);
-        for (const s of before?.sections ?? []) {
-          deletes.push({
-            query: 'DELETE FROM section_metrics WHERE day = ? AND user_id = ? AND start_ts = ?',
-            params: [dayOf(s.startTs), userId, s.startTs],
-          });
-        }
+        for (const s of before?.sections ?? []) deletes.push(sectionMetrics.remove(userId, s.startTs));
         if (freshStarts.has(o.rawStartTs)) continue;
         deletes.push(
           { query: 'DELETE FROM trip_index WHERE user_id = ? AND raw_start_ts = ?', params: [userId, o.rawStartTs] },
@@ -230,45 +179,29 @@ export function createCassandraTripStore(cql: Cql): TripStore {
             ],
           },
         );
-        for (const f of sectionFacts(userId, t)) {
-          writes.push({
-            query:
-              'INSERT INTO section_metrics (day, user_id, start_ts, time_zone, mode, distance, duration) VALUES (?, ?, ?, ?, ?, ?, ?)',
-            params: [dayOf(f.startTs), userId, f.startTs, f.timeZone, f.mode, f.distance, f.duration],
-          });
-        }
+        for (const f of sectionFacts(userId, t)) writes.push(sectionMetrics.insert(f));
       }
       await Promise.all(writes.map((w) => cql.write(w.query, w.params)));
     },
     async saveDiaryDay(userId, localDate, day) {
+      const labelFacts = tripLabelFacts(day.composites).map((f) => ({ ...f, userId }));
       if (day.timeline.length === 0) {
         await Promise.all([
-          cql.write('DELETE FROM diary_days WHERE user_id = ? AND local_date = ?', [userId, localDate]),
-          cql.write('DELETE FROM composite_days WHERE user_id = ? AND local_date = ?', [userId, localDate]),
-          cql.write('DELETE FROM trip_label_counts WHERE user_id = ? AND local_date = ?', [userId, localDate]),
-          saveLabelMetrics(userId, localDate, day),
+          diaryDays.remove(userId, localDate),
+          compositeDays.remove(userId, localDate),
+          labelCounts.remove(userId, localDate),
+          labelMetrics.replaceDay(userId, localDate, labelFacts),
         ]);
         return;
       }
-      const now = new Date();
       await Promise.all([
-        cql.write('INSERT INTO diary_days (user_id, local_date, timeline, update_ts) VALUES (?, ?, ?, ?)', [
-          userId,
-          localDate,
-          JSON.stringify(day.timeline),
-          now,
-        ]),
-        cql.write('INSERT INTO composite_days (user_id, local_date, trips, update_ts) VALUES (?, ?, ?, ?)', [
-          userId,
-          localDate,
-          JSON.stringify(day.composites),
-          now,
-        ]),
-        cql.write(
-          'INSERT INTO trip_label_counts (user_id, local_date, total_trips, labeled_trips) VALUES (?, ?, ?, ?)',
-          [userId, localDate, day.composites.filter(isTripComposite).length, day.composites.filter(isLabeled).length],
-        ),
-        saveLabelMetrics(userId, localDate, day),
+        diaryDays.save(userId, localDate, day.timeline),
+        compositeDays.save(userId, localDate, day.composites),
+        labelCounts.save(userId, localDate, {
+          totalTrips: day.composites.filter(isTripComposite).length,
+          labeledTrips: day.composites.filter(isLabeled).length,
+        }),
+        labelMetrics.replaceDay(userId, localDate, labelFacts),
       ]);
     },
     async latestTrips(userId, limit) {
@@ -282,11 +215,8 @@ export function createCassandraTripStore(cql: Cql): TripStore {
       const rs = await cql.read(`SELECT ${INDEX_COLUMNS} FROM trip_index WHERE user_id = ? LIMIT 1`, [userId]);
       return rs.rows[0] ? toIndexed(rs.rows[0]) : undefined;
     },
-    async saveProgress(userId, p) {
-      await cql.write(
-        'INSERT INTO pipeline_state (user_id, stage, last_processed_ts, range_start_ts, range_end_ts, state, update_ts) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        [userId, TRIP_BUILDER_STAGE, p.completeTs, p.rangeStartTs, p.rangeEndTs, 'done', new Date()],
-      );
+    async saveProgress(userId, progress) {
+      await pipelineState.save(userId, progress);
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { LabelTripFact } from '../../../../shared/tables/index.js';
 import { type CompositeTripEntry, isLabeled } from './composite-trip.js';
 
 /** A label dimension's value when the trip has no such label (e-mission-common's `metrics_summaries`). */
@@ -6,25 +7,10 @@ export const UNLABELED = 'UNLABELED';
 export const UNKNOWN_MODE = 'UNKNOWN';
 
 /**
- * What `/result/metrics/yyyy_mm_dd` needs of one confirmed trip: one row of `label_trip_metrics`. The dimension
- * values are resolved here, once, as e-mission-common's `metrics_summaries` resolves them per call.
+ * What `/result/metrics/yyyy_mm_dd` needs of one confirmed trip: its row of the label metrics table, but the user.
+ * The dimension values are resolved here, once, as e-mission-common's `metrics_summaries` resolves them per call.
  */
-export interface TripLabelFact {
-  /** The trip's local start date, `start_fmt_time[:10]`: the day e-mission counts it on. */
-  localDate: string;
-  startTs: number;
-  modeConfirm: string;
-  purposeConfirm: string;
-  replacedModeConfirm: string;
-  /** The mode label, else the sensed mode with the greatest distance in the cleaned section summary. */
-  mode: string;
-  distance: number;
-  duration: number;
-  /** The trip has a non-empty `user_input` (e-mission's `labeled_trips`). */
-  responded: boolean;
-  /** The name of the trip survey answered (`user_input.trip_user_input.data.name`), if any. */
-  answeredSurvey: string | undefined;
-}
+export type TripLabelFact = Omit<LabelTripFact, 'userId'>;
 
 /** A MULTILABEL answer is a string in `user_input`; anything else (absent, a survey entry, "") is no label. */
 function labelOf(userInput: Record<string, unknown>, name: string): string | undefined {

@@ -1,0 +1,13 @@
+/**
+ * The tables more than one service reads or writes, one module each: the table's name, its row type and every
+ * statement on it live in that module and nowhere else. Tables only one service uses stay with that service's
+ * store (the trip builder's trips, the gateway's profiles and custom labels); the timeseries tables are
+ * shared/timeseries.
+ */
+export * from './composite-days.js';
+export * from './diary-days.js';
+export * from './label-trip-metrics.js';
+export * from './pipeline-state.js';
+export * from './section-metrics.js';
+export * from './trip-label-counts.js';
+export * from './usercache-documents.js';

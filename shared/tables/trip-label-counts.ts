@@ -1,0 +1,47 @@
+import type { Cql } from '../cassandra/index.js';
+
+/**
+ * Table `trip_label_counts`: per user and trip-local date, how many trips the day has and how many of them the user
+ * labelled, so `/profile/get` sums a few hundred rows a year rather than reading every trip. Written by the trip
+ * builder each time it renders a day; read by the gateway.
+ */
+const TABLE = 'trip_label_counts';
+
+/** e-mission's pipeline-dependent user stats, as the profile carries them. */
+export interface TripCounts {
+  totalTrips: number;
+  /** Trips whose composite has a non-empty `user_input`. */
+  labeledTrips: number;
+}
+
+export interface TripLabelCountsTable {
+  save(userId: string, localDate: string, counts: TripCounts): Promise<void>;
+  remove(userId: string, localDate: string): Promise<void>;
+  /** The user's counts summed over every day. */
+  totals(userId: string): Promise<TripCounts>;
+}
+
+export function createTripLabelCountsTable(cql: Cql): TripLabelCountsTable {
+  return {
+    async save(userId, localDate, { totalTrips, labeledTrips }) {
+      await cql.write(`INSERT INTO ${TABLE} (user_id, local_date, total_trips, labeled_trips) VALUES (?, ?, ?, ?)`, [
+        userId,
+        localDate,
+        totalTrips,
+        labeledTrips,
+      ]);
+    },
+    async remove(userId, localDate) {
+      await cql.write(`DELETE FROM ${TABLE} WHERE user_id = ? AND local_date = ?`, [userId, localDate]);
+    },
+    async totals(userId) {
+      // One partition, one row per day with trips: the sum runs on the server.
+      const rs = await cql.read(
+        `SELECT SUM(total_trips) AS total, SUM(labeled_trips) AS labeled FROM ${TABLE} WHERE user_id = ?`,
+        [userId],
+      );
+      const row = rs.rows[0];
+      return { totalTrips: Number(row?.['total'] ?? 0), labeledTrips: Number(row?.['labeled'] ?? 0) };
+    },
+  };
+}
