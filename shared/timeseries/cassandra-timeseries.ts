@@ -23,55 +23,54 @@ export function dayOf(ts: number): number {
   return Math.floor(ts / SECONDS_PER_DAY);
 }
 
-/** One row to upsert, with the table and partition it lands in (writers group rows by partition). */
+/** One row to upsert, with the partition it lands in (writers group rows by partition). */
 export interface RowWrite {
-  table: 'timeseries' | 'timeseries_days' | 'timeseries_by_data_ts';
-  partition: string;
+  /** The table and partition key: rows of one group can go in one unlogged batch. */
+  group: string;
+  /**
+   * A row of the per-user index of days with data, which every entry of a day repeats: a writer of many entries
+   * sends it once.
+   */
+  dayIndex: boolean;
   statement: Statement;
 }
 
 /** The rows that upsert one entry. All are keyed by the entry's identity, so replays rewrite the same rows. */
 export function upsertStatements(e: StoredEntry): RowWrite[] {
   const day = dayOf(e.writeTs);
+  const dayIndexRow = (key: string, d: number): RowWrite => ({
+    group: `timeseries_days|${e.userId}`,
+    dayIndex: true,
+    statement: {
+      query: 'INSERT INTO timeseries_days (user_id, key, day) VALUES (?, ?, ?)',
+      params: [e.userId, key, d],
+    },
+  });
   const rows: RowWrite[] = [
     {
-      table: 'timeseries',
-      partition: `${e.userId}|${e.key}|${day}`,
+      group: `timeseries|${e.userId}|${e.key}|${day}`,
+      dayIndex: false,
       statement: {
         query:
           'INSERT INTO timeseries (user_id, key, day, write_ts, type, data_ts, oid, entry) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
         params: [e.userId, e.key, day, e.writeTs, e.type, e.dataTs, e.oid, e.entryJson],
       },
     },
-    {
-      table: 'timeseries_days',
-      partition: e.userId,
-      statement: {
-        query: 'INSERT INTO timeseries_days (user_id, key, day) VALUES (?, ?, ?)',
-        params: [e.userId, e.key, day],
-      },
-    },
+    dayIndexRow(e.key, day),
   ];
   if (e.dataTs !== null) {
     const dataDay = dayOf(e.dataTs);
     rows.push(
       {
-        table: 'timeseries_by_data_ts',
-        partition: `${e.userId}|${e.key}|${dataDay}`,
+        group: `timeseries_by_data_ts|${e.userId}|${e.key}|${dataDay}`,
+        dayIndex: false,
         statement: {
           query:
             'INSERT INTO timeseries_by_data_ts (user_id, key, day, data_ts, write_ts, type, entry) VALUES (?, ?, ?, ?, ?, ?, ?)',
           params: [e.userId, e.key, dataDay, e.dataTs, e.writeTs, e.type, e.entryJson],
         },
       },
-      {
-        table: 'timeseries_days',
-        partition: e.userId,
-        statement: {
-          query: 'INSERT INTO timeseries_days (user_id, key, day) VALUES (?, ?, ?)',
-          params: [e.userId, `#data.ts#${e.key}`, dataDay],
-        },
-      },
+      dayIndexRow(`#data.ts#${e.key}`, dataDay),
     );
   }
   return rows;

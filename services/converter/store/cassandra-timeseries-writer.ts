@@ -59,12 +59,12 @@ export function createTimeseriesWriter(cql: Cql): TimeseriesWriter {
           return;
         }
         for (const row of entryRows) {
-          if (row.table === 'timeseries_days') {
+          if (row.dayIndex) {
             const indexRow = JSON.stringify(row.statement.params);
             if (seenIndexRows.has(indexRow)) continue;
             seenIndexRows.add(indexRow);
           }
-          rows.push({ group: `${row.table}|${row.partition}`, statement: row.statement, bytes: row.bytes, owner });
+          rows.push({ group: row.group, statement: row.statement, bytes: row.bytes, owner });
         }
       });
 
