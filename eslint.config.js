@@ -8,7 +8,10 @@ export default tseslint.config(
     languageOptions: { parserOptions: { projectService: true } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { varsIgnorePattern: '^_', argsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { varsIgnorePattern: '^_', argsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
       'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
     },
   },
@@ -19,7 +22,18 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: ['kafkajs', 'cassandra-driver', 'winston', 'koa', '@koa/*', 'node:*', '**/shared/kafka/**', '**/shared/cassandra/**'] },
+        {
+          patterns: [
+            'kafkajs',
+            'cassandra-driver',
+            'winston',
+            'koa',
+            '@koa/*',
+            'node:*',
+            '**/shared/kafka/**',
+            '**/shared/cassandra/**',
+          ],
+        },
       ],
     },
   },
@@ -29,10 +43,17 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: ['services/**/*.ts'],
+    // Every error raised on purpose says what it is (code, status, retriable): shared/errors/app-error.ts.
+    files: ['services/**/*.ts', 'shared/**/*.ts'],
     ignores: ['**/*.test.ts', '**/main.ts'],
     rules: {
-      'no-restricted-syntax': ['error', { selector: "ThrowStatement > NewExpression[callee.name='Error']", message: 'Throw an AppError subclass from shared/errors.' }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ThrowStatement > NewExpression[callee.name='Error']",
+          message: 'Throw an AppError subclass from shared/errors.',
+        },
+      ],
     },
   },
 );

@@ -10,7 +10,8 @@ import type { Config } from '../shared/config/index.js';
 import { toObservations, type TimeseriesLike } from '../services/trip-builder/domain/observations.js';
 import { buildTrips } from '../services/trip-builder/domain/timeline/build-trips.js';
 import { tripLocalDate } from '../services/trip-builder/domain/diary/trip-geojson.js';
-import { percentile, residentMb, type PhoneEntry } from './load.js';
+import type { PhoneEntry } from '../test/helpers/phone-entries.js';
+import { percentile, residentMb } from './load.js';
 
 export interface EndToEndFigures {
   users: number;

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../shared/config/index.js';
 import { provision } from '../deploy/provision/provision.js';
 import { sharedDataDir } from '../test/helpers/shared-data.js';
-import { loadRealEntries, makeBatch } from './load.js';
+import { loadRealEntries, makeBatch } from '../test/helpers/phone-entries.js';
 import { summarizeProfile, type CpuProfile } from './summarize-profile.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');

@@ -26,13 +26,11 @@ import { benchEndToEnd, loadDays, type EndToEndFigures } from './end-to-end.js';
 import {
   loadRealEntries,
   makeBatch,
-  percentile,
-  residentMb,
-  serviceProcessEnv,
   toPhoneRecord,
   toUsercacheEntry,
   type PhoneEntry,
-} from './load.js';
+} from '../test/helpers/phone-entries.js';
+import { percentile, residentMb, serviceProcessEnv } from './load.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const scale = Number(process.env['BENCH_SCALE'] ?? 1);

@@ -24,7 +24,8 @@ import { createTimeseriesReader } from '../shared/timeseries/index.js';
 import { stormRequest } from '../test/bad-input/arbitraries.js';
 import { createRawClient } from '../test/bad-input/raw-client.js';
 import { sharedDataDir } from '../test/helpers/shared-data.js';
-import { loadRealEntries, makeBatch, percentile, residentMb, serviceProcessEnv } from './load.js';
+import { loadRealEntries, makeBatch } from '../test/helpers/phone-entries.js';
+import { percentile, residentMb, serviceProcessEnv } from './load.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const MINUTES = Number(process.env['SOAK_MINUTES'] ?? 10);
@@ -264,8 +265,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${md}\n`);
     if (figures.honestFailures.length > 0)
       process.stdout.write(`first honest failures: ${figures.honestFailures.slice(0, 5).join('; ')}\n`);
-    process.exitCode =
-      summary.fiveXx === 0 && mismatchedUsers === 0 && summary.honestNon200 === 0 ? 0 : 1;
+    process.exitCode = summary.fiveXx === 0 && mismatchedUsers === 0 && summary.honestNon200 === 0 ? 0 : 1;
   } finally {
     clearInterval(sampler);
     gateway.kill('SIGTERM');

@@ -1,5 +1,4 @@
 import Koa from 'koa';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Config } from '../../shared/config/index.js';
 import type { TimeseriesReader } from '../../shared/timeseries/index.js';
 import type { GatewayState } from './gateway-state.js';
@@ -7,9 +6,12 @@ import type { UsercachePublisher } from './ingest/kafka-usercache-publisher.js';
 import { callLog } from './middleware/call-log.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { BodyBudget } from './middleware/body-budget.js';
-import { parseJsonBody, readBody } from './middleware/json-body.js';
+import { limitBody } from './middleware/body-limits.js';
+import { parseJsonBody } from './middleware/json-body.js';
 import { normalizePath } from './middleware/normalize-path.js';
+import { gatewayMetrics } from './middleware/prometheus.js';
 import { putAdmission } from './middleware/put-admission.js';
+import { isPutRoute, parsePutBody, readPutBody } from './middleware/put-body.js';
 import { routeMatch } from './middleware/route-match.js';
 import { healthRoutes, type DependencyProbe } from './routes/health.js';
 import { profileRoutes } from './routes/profile.js';
@@ -43,30 +45,26 @@ export interface GatewayDeps {
 
 const PHONE_ROOTS = ['profile', 'usercache', 'timeline', 'pipeline', 'datastreams', 'result', 'customlabel'];
 const MONITORING_PATHS = new Set(['/health', '/ready', '/metrics']);
-/** The routes that carry phone data and take `body_limit_mb`; every other route takes `other_body_limit_kb`. */
-const PUT_ROUTES: ReadonlySet<string> = new Set(['/usercache/put', '/usercache/putone']);
 
-/** The phone API as a Koa app, not yet listening: main.ts listens on the configured port, tests on port 0. */
+/**
+ * The phone API as a Koa app, not yet listening: main.ts listens on the configured port, tests on port 0.
+ *
+ * A call passes, in order: path normalization, the START/END lines, the Prometheus timer, the error handler, the
+ * route match (404 and 405 before any body is read), the body's bounds (limit, budget, pace), then for a put its
+ * bytes, admission and its own JSON parse, for any other call @koa/bodyparser, and finally the route.
+ */
 export function createApp(deps: GatewayDeps): Koa<GatewayState> {
   const stdout = deps.stdout ?? process.stdout;
-  const metrics = new Registry();
-  collectDefaultMetrics({ register: metrics });
-  const calls = new Histogram({
-    name: 'itinera_gateway_call_seconds',
-    help: 'Duration of phone API calls, in seconds',
-    labelNames: ['path', 'status'],
-    buckets: [0.005, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [metrics],
-  });
-  const accepted = new Counter({
-    name: 'itinera_gateway_entries_accepted_total',
-    help: 'Entries acknowledged by Kafka',
-    registers: [metrics],
-  });
+  const web = deps.config.webserver;
+  // The body budget is split so that puts, however many and large, never leave the other calls (a few KB each,
+  // and how a phone learns its trips) without room: a quarter is theirs alone.
+  const putBodies = new BodyBudget(Math.floor(web.bodyBudgetBytes * 0.75));
+  const callBodies = new BodyBudget(web.bodyBudgetBytes - putBodies.limitBytes);
+  const metrics = gatewayMetrics({ bodyBudgets: { puts: putBodies, calls: callBodies } });
 
-  const identify = { auth: deps.config.webserver, users: deps.users };
+  const identify = { auth: web, users: deps.users };
   const routers = [
-    healthRoutes({ probes: deps.probes, metrics }),
+    healthRoutes({ probes: deps.probes, metrics: metrics.registry }),
     profileRoutes({ ...identify, profiles: deps.profiles, pipeline: deps.pipeline, webLog: deps.webLog }),
     customLabelRoutes({ ...identify, labels: deps.customLabels }),
     usercacheRoutes({
@@ -74,61 +72,29 @@ export function createApp(deps: GatewayDeps): Koa<GatewayState> {
       publisher: deps.publisher,
       documents: deps.documents,
       webLog: deps.webLog,
-      onAccepted: (n) => accepted.inc(n),
+      onAccepted: metrics.entriesAccepted,
     }),
-    resultRoutes({
-      ...identify,
-      diary: deps.diary,
-      timeseries: deps.timeseries,
-      pipeline: deps.pipeline,
-      limits: deps.config.webserver,
-    }),
-    metricsRoutes({ ...identify, diary: deps.diary, limits: deps.config.webserver }),
+    resultRoutes({ ...identify, diary: deps.diary, timeseries: deps.timeseries, pipeline: deps.pipeline, limits: web }),
+    metricsRoutes({ ...identify, diary: deps.diary, limits: web }),
   ];
-  const web = deps.config.webserver;
-  // The body budget is split so that puts, however many and large, never leave the other calls (a few KB each,
-  // and how a phone learns its trips) without room: a quarter is theirs alone.
-  const putBodies = new BodyBudget(Math.floor(web.bodyBudgetBytes * 0.75));
-  const callBodies = new BodyBudget(web.bodyBudgetBytes - putBodies.limitBytes);
-  new Gauge({
-    name: 'itinera_gateway_body_bytes_held',
-    help: 'Request body bytes the gateway holds, by budget (puts, other calls)',
-    labelNames: ['budget'],
-    registers: [metrics],
-    collect() {
-      this.set({ budget: 'puts' }, putBodies.heldBytes);
-      this.set({ budget: 'calls' }, callBodies.heldBytes);
-    },
-  });
 
   const app = new Koa<GatewayState>();
   app.proxy = true;
   app.use(normalizePath({ knownRoots: PHONE_ROOTS }));
   const logged = callLog({ webLog: deps.webLog, stdout });
   app.use(async (ctx, next) => (MONITORING_PATHS.has(ctx.path) ? next() : logged(ctx, next)));
-  app.use(async (ctx, next) => {
-    const end = calls.startTimer();
-    try {
-      await next();
-    } finally {
-      // Route templates, never raw paths: a label per path sent would let any client grow the registry.
-      end({ path: ctx.state.route ?? 'unmatched', status: String(ctx.status) });
-    }
-  });
+  app.use(metrics.timeCalls);
   app.use(errorHandler({ stdout }));
   app.use(routeMatch({ routers }));
-  app.use(
-    readBody({
-      boundsFor: (route) =>
-        PUT_ROUTES.has(route)
-          ? { limitBytes: web.bodyLimitBytes, budget: putBodies }
-          : { limitBytes: web.otherBodyLimitBytes, budget: callBodies },
-      idleTimeoutMs: web.bodyIdleTimeoutMs,
-      minBytesPerSecond: web.bodyMinBytesPerSecond,
-    }),
-  );
+  const boundsFor = (route: string) =>
+    isPutRoute(route)
+      ? { limitBytes: web.bodyLimitBytes, budget: putBodies }
+      : { limitBytes: web.otherBodyLimitBytes, budget: callBodies };
+  app.use(limitBody({ boundsFor, idleTimeoutMs: web.bodyIdleTimeoutMs, minBytesPerSecond: web.bodyMinBytesPerSecond }));
+  app.use(readPutBody());
   app.use(putAdmission({ maxConcurrent: web.maxConcurrentPuts, maxWaitingBytes: web.putQueueBytes }));
-  app.use(parseJsonBody());
+  app.use(parsePutBody());
+  app.use(parseJsonBody({ limitFor: (route) => boundsFor(route).limitBytes }));
   for (const router of routers) app.use(router.routes());
   // Koa's default error listener prints to stderr; ours already printed the stack to stdout (the spec's place).
   app.on('error', () => undefined);

@@ -1,3 +1,8 @@
+import type { Readable } from 'node:stream';
+// Declares `ctx.request.body` (the parsed JSON object), which @koa/bodyparser sets on every route but the puts;
+// middleware/put-body.ts sets it on those.
+import type {} from '@koa/bodyparser';
+
 /** What middleware and routes share about the current call (Koa's ctx.state). */
 export interface GatewayState {
   /** Set as soon as the call's user is identified; printed on the END line. */
@@ -6,13 +11,8 @@ export interface GatewayState {
   route?: string;
   /** True while the request's body is still on the socket, unread: a refusal then closes the connection. */
   bodyUnread?: boolean;
-}
-
-declare module 'koa' {
-  interface Request {
-    /** The parsed JSON object body, set by middleware/json-body.ts. */
-    body?: unknown;
-    /** The body's bytes between reading and parsing (middleware/json-body.ts). */
-    rawBody?: Buffer | undefined;
-  }
+  /** The request's body bytes as they arrive within the route's bounds (middleware/body-limits.ts). */
+  bodyStream?: Readable;
+  /** A put's body bytes, read before admission and parsed after it (middleware/put-body.ts). */
+  putBytes?: Buffer;
 }

@@ -2,6 +2,7 @@ import type { EachBatchPayload } from 'kafkajs';
 import { describe, expect, it, vi } from 'vitest';
 import cassandra from 'cassandra-driver';
 import { DependencyUnavailableError } from '../../shared/errors/index.js';
+import { workerEachBatch } from '../../shared/kafka/index.js';
 import type { Logger } from '../../shared/logger/index.js';
 import { isReplayable, type DeadLetter } from '../../shared/timeseries/index.js';
 import { createTripBatchHandler, type TripBuilderDeps } from './handler.js';
@@ -50,7 +51,7 @@ function setup(failure: Error, refuseFirstInsert?: Error) {
     isRunning: () => true,
     isStale: () => false,
   } as unknown as EachBatchPayload;
-  return { handler: createTripBatchHandler(deps), payload, inserted, rebuilt, logged, resolveOffset };
+  return { handler: workerEachBatch(createTripBatchHandler(deps)), payload, inserted, rebuilt, logged, resolveOffset };
 }
 
 describe('trip batch handler', () => {

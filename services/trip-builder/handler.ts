@@ -1,20 +1,14 @@
-import type { EachBatchPayload } from 'kafkajs';
 import { isOutage } from '../../shared/errors/classify.js';
+import type { WorkerBatch } from '../../shared/kafka/index.js';
+import { forEachBounded } from '../../shared/runtime/for-each-bounded.js';
 import type { Logger } from '../../shared/logger/index.js';
 import type { AvroCodec } from '../../shared/schema-registry/index.js';
-import { storeDeadLetter, TRIP_BUILDER_ERROR_KEY, type ErrorTimeseries } from '../../shared/timeseries/index.js';
+import { type TimeseriesRecord, TRIP_BUILDER_ERROR_KEY } from '../../shared/events/index.js';
+import { storeDeadLetter, type ErrorTimeseries } from '../../shared/timeseries/index.js';
 import { OBSERVED_KEYS } from './domain/observations.js';
 import { USER_INPUT_KEYS } from './domain/labels/index.js';
 import { rebuildUser, type RebuildDeps } from './rebuild-user.js';
 import { relabelUser } from './relabel-user.js';
-
-/** The Avro value of the timeseries topic (schemas/avro/timeseries-entry.avsc). */
-interface TimeseriesRecord {
-  user_id: string;
-  key: string;
-  data_ts: number | null;
-  entry_json: string;
-}
 
 export interface TripBuilderDeps extends RebuildDeps {
   codec: AvroCodec;
@@ -43,20 +37,12 @@ const REBUILDS_AT_ONCE = 8;
 
 /**
  * Handles one batch of converted entries of one partition: for each user in it, the earliest new observation
- * decides the window to rebuild (rebuild-user.ts), then the batch's offset is committed. Entries were written to
- * Cassandra before they were published, so the rebuild reads them (and everything before) from there. A crash
+ * decides the window to rebuild (rebuild-user.ts); then runWorker commits the batch's offset. Entries were written
+ * to Cassandra before they were published, so the rebuild reads them (and everything before) from there. A crash
  * before the commit redelivers the batch into a rebuild from the same saved resume point: nothing lost or doubled.
  */
 export function createTripBatchHandler(deps: TripBuilderDeps) {
-  return async ({
-    batch,
-    resolveOffset,
-    heartbeat,
-    commitOffsetsIfNecessary,
-    isRunning,
-    isStale,
-  }: EachBatchPayload) => {
-    if (batch.messages.length === 0 || !isRunning() || isStale()) return;
+  return async ({ batch, heartbeat }: WorkerBatch) => {
     const earliest = new Map<string, number>();
     /** Labels, surveys and notes per user: matched by re-rendering their days, trips untouched (path B). */
     const inputStarts = new Map<string, number[]>();
@@ -89,49 +75,44 @@ export function createTripBatchHandler(deps: TripBuilderDeps) {
     // Users are independent and each appears once here, so several rebuild at once: a rebuild mostly waits on
     // Cassandra, and a batch after an evening of syncs holds hundreds of users.
     const users = [...new Set([...earliest.keys(), ...inputStarts.keys()])];
-    let next = 0;
-    const rebuildNext = async () => {
-      while (next < users.length) {
-        const userId = users[next++]!;
-        // Where the failure row is filed when this user's work fails: the first new observation, else input.
-        const from = earliest.get(userId) ?? Math.min(...(inputStarts.get(userId) ?? [0]));
-        const started = performance.now();
-        let result: Awaited<ReturnType<typeof rebuildUser>> = { trips: 0, days: [] };
-        try {
-          if (earliest.has(userId)) result = await rebuild(deps, userId, from);
-          // After the rebuild, so labels of trips it just made are matched too; days it rendered are cheap to redo.
-          const inputs = inputStarts.get(userId);
-          if (inputs) await relabelUser(deps, userId, inputs);
-        } catch (err) {
-          // An outage is retried with the whole batch. Anything else is this user's data or a bug the data
-          // reveals: retrying cannot help and would stall every other user of the partition, so it is recorded
-          // where an operator sees it, and the batch goes on. The next observation of the user, or
-          // `itinera reset-pipeline -u`, rebuilds from the same saved resume point once the cause is fixed.
-          if (isOutage(err)) throw err;
-          await recordFailedRebuild(deps, {
-            userId,
-            from,
-            error: err,
-            topic: batch.topic,
-            partition: batch.partition,
-            offset: firstOffset.get(userId) ?? -1,
-          });
-          await heartbeat();
-          continue;
-        }
-        deps.logger.debug('Rebuilt trips', {
-          user: userId,
-          trips: result.trips,
-          days: result.days,
-          ms: Math.round(performance.now() - started),
+    // After an outage no further user starts, and the batch fails only once those rebuilding have finished, so
+    // kafkajs' retry of the batch never rebuilds a user twice at once.
+    await forEachBounded(users, REBUILDS_AT_ONCE, async (userId) => {
+      // Where the failure row is filed when this user's work fails: the first new observation, else input.
+      const from = earliest.get(userId) ?? Math.min(...(inputStarts.get(userId) ?? [0]));
+      const started = performance.now();
+      let result: Awaited<ReturnType<typeof rebuildUser>> = { trips: 0, days: [] };
+      try {
+        if (earliest.has(userId)) result = await rebuild(deps, userId, from);
+        // After the rebuild, so labels of trips it just made are matched too; days it rendered are cheap to redo.
+        const inputs = inputStarts.get(userId);
+        if (inputs) await relabelUser(deps, userId, inputs);
+      } catch (err) {
+        // An outage is retried with the whole batch. Anything else is this user's data or a bug the data
+        // reveals: retrying cannot help and would stall every other user of the partition, so it is recorded
+        // where an operator sees it, and the batch goes on. The next observation of the user, or
+        // `itinera reset-pipeline -u`, rebuilds from the same saved resume point once the cause is fixed.
+        if (isOutage(err)) throw err;
+        await recordFailedRebuild(deps, {
+          userId,
+          from,
+          error: err,
+          topic: batch.topic,
+          partition: batch.partition,
+          offset: firstOffset.get(userId) ?? -1,
         });
-        deps.onRebuilt?.(userId, result.trips);
         await heartbeat();
+        return;
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(REBUILDS_AT_ONCE, users.length) }, rebuildNext));
-    resolveOffset(batch.messages[batch.messages.length - 1]!.offset);
-    await commitOffsetsIfNecessary();
+      deps.logger.debug('Rebuilt trips', {
+        user: userId,
+        trips: result.trips,
+        days: result.days,
+        ms: Math.round(performance.now() - started),
+      });
+      deps.onRebuilt?.(userId, result.trips);
+      await heartbeat();
+    });
   };
 }
 

@@ -7,7 +7,7 @@ import { DAY_OF, loadGroundTruth, loadRealDay, phoneEntries, REAL_DAYS } from '.
 import { pushEntries, settledTrips, timeline as timelineOf, tripShape as shape } from '../../test/helpers/trips.js';
 import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
 import type { RunningConverter } from '../converter/run-converter.js';
-import { matches, type ReferenceTrip } from './domain/timeline/evaluate.js';
+import { matches, type ReferenceTrip } from '../../test/helpers/evaluate-trips.js';
 import type { RunningTripBuilder } from './run-trip-builder.js';
 import { createTimeseriesReader } from '../../shared/timeseries/index.js';
 

@@ -1,5 +1,5 @@
-import pLimit from 'p-limit';
 import { ValidationError } from '../errors/index.js';
+import { forEachBounded } from '../runtime/for-each-bounded.js';
 import { ROWS_PER_TURN, yieldToEventLoop } from './event-loop.js';
 import type { Cql } from './execute.js';
 
@@ -23,41 +23,20 @@ export async function scanDayPartitions<K>(
   visit: (row: Record<string, unknown>, day: K) => void,
   { maxRows, concurrency, what }: DayScanLimits,
 ): Promise<void> {
-  const limit = pLimit(concurrency);
   let read = 0;
-  let refused: ValidationError | undefined;
-  // Set on the first failed day (an outage): Promise.all has rejected and the request is answered, so the days
-  // still queued return as they start, and those in flight stop at their next row, rather than read up to 731
-  // partitions for nobody. (A flag rather than limit.clearQueue(), which would leave their promises pending.)
-  let failed = false;
-  const stopped = () => refused !== undefined || failed;
-  const scanDay = async (day: K) => {
+  // The first failure (past maxRows, or an outage) stops the rest: days still queued do not start and those in
+  // flight stop at their next row, rather than read up to 731 partitions for nobody.
+  await forEachBounded(days, concurrency, async (day, stopped) => {
     const { query, params } = statement(day);
     for await (const r of cql.iterate(query, params, 5000)) {
-      if (stopped()) return;
-      if (++read > maxRows) {
-        refused = new ValidationError(
+      if (stopped.aborted) return;
+      if (++read > maxRows)
+        throw new ValidationError(
           `the range holds more than ${maxRows} ${what}, more than one call may read; ask a shorter range`,
           { details: { limit: maxRows } },
         );
-        return;
-      }
       visit(r, day);
       if (read % ROWS_PER_TURN === 0) await yieldToEventLoop();
     }
-  };
-  await Promise.all(
-    days.map((day) =>
-      limit(async () => {
-        if (stopped()) return;
-        try {
-          await scanDay(day);
-        } catch (err) {
-          failed = true;
-          throw err;
-        }
-      }),
-    ),
-  );
-  if (refused) throw refused;
+  });
 }

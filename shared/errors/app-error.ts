@@ -15,7 +15,7 @@ export const errorCodes = [
   'AUTH_FORBIDDEN',
   'NOT_FOUND',
   'DEPENDENCY_UNAVAILABLE',
-  'CONVERSION_FAILED',
+  'MALFORMED_RECORD',
   'STACK_FAILED',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
@@ -116,9 +116,9 @@ export class DependencyUnavailableError extends AppError {
   readonly retriable = true;
 }
 
-/** An entry could not be turned into timeseries form. It goes to the error timeseries, never lost. */
-export class ConversionError extends AppError {
-  readonly code = 'CONVERSION_FAILED';
+/** A record on a topic is not in the form its schema says (no wire header, truncated): a dead letter, never retried. */
+export class MalformedRecordError extends AppError {
+  readonly code = 'MALFORMED_RECORD';
   readonly status = 422;
   readonly retriable = false;
 }

@@ -2,7 +2,7 @@ import cassandra from 'cassandra-driver';
 import kafkajs from 'kafkajs';
 import { describe, expect, it } from 'vitest';
 import { DependencyUnavailableError, ValidationError } from './app-error.js';
-import { isOutage, isRecordRefusal } from './classify.js';
+import { isOutage, isRecordRefusal, recordRefusal } from './classify.js';
 
 const { errors: driver, types } = cassandra;
 const codes = types.responseErrorCodes;
@@ -114,5 +114,27 @@ describe('isRecordRefusal', () => {
     ['an Error that only says so', new Error('MESSAGE_TOO_LARGE'), false],
   ])('%s → %s', (_name, err, refusal) => {
     expect(isRecordRefusal(err)).toBe(refusal);
+  });
+});
+
+describe('recordRefusal', () => {
+  it.each<[string, unknown, ReturnType<typeof recordRefusal>]>([
+    [
+      'MESSAGE_TOO_LARGE',
+      protocol('MESSAGE_TOO_LARGE', false),
+      { kafkaError: 'MESSAGE_TOO_LARGE', reason: 'too_large' },
+    ],
+    [
+      'RECORD_LIST_TOO_LARGE wrapped by the retrier',
+      new NonRetriable(protocol('RECORD_LIST_TOO_LARGE', false), { cause: protocol('RECORD_LIST_TOO_LARGE', false) }),
+      { kafkaError: 'RECORD_LIST_TOO_LARGE', reason: 'too_large' },
+    ],
+    ['INVALID_TIMESTAMP', protocol('INVALID_TIMESTAMP', false), { kafkaError: 'INVALID_TIMESTAMP', reason: 'invalid' }],
+    ['NOT_ENOUGH_REPLICAS (an outage, not a refusal)', protocol('NOT_ENOUGH_REPLICAS', true), undefined],
+    // A type that only looks like one is no refusal: the table decides, not a suffix.
+    ['FETCH_SESSION_TOO_LARGE', protocol('FETCH_SESSION_TOO_LARGE', false), undefined],
+    ['an object that only carries a type', Object.assign(new Error('x'), { type: 'MESSAGE_TOO_LARGE' }), undefined],
+  ])('%s', (_name, err, refusal) => {
+    expect(recordRefusal(err)).toEqual(refusal);
   });
 });

@@ -99,19 +99,38 @@ function isKafkaOutage(err: KafkaJSError): boolean {
  * through: too large, invalid, a timestamp or a topic policy it breaks. Other non-retriable answers (a producer's
  * sequence or id lost, authorization) concern the producer, not the record, and are no reason to drop anything.
  */
-const KAFKA_RECORD_REFUSALS: ReadonlySet<string> = new Set([
-  'MESSAGE_TOO_LARGE',
-  'RECORD_LIST_TOO_LARGE',
-  'INVALID_RECORD',
-  'INVALID_TIMESTAMP',
-  'POLICY_VIOLATION',
-]);
+const KAFKA_RECORD_REFUSALS: ReadonlyMap<string, RecordRefusal['reason']> = new Map([
+  ['MESSAGE_TOO_LARGE', 'too_large'],
+  ['RECORD_LIST_TOO_LARGE', 'too_large'],
+  ['INVALID_RECORD', 'invalid'],
+  ['INVALID_TIMESTAMP', 'invalid'],
+  ['POLICY_VIOLATION', 'invalid'],
+] as const);
 
-/** True when Kafka refused a record for what it is (see KAFKA_RECORD_REFUSALS): a dead letter, or a 413/400. */
-export function isRecordRefusal(err: unknown, depth = 0): boolean {
-  if (!(err instanceof KafkaJSError) || depth > 4) return false;
-  if (err instanceof KafkaJSProtocolError) return KAFKA_RECORD_REFUSALS.has(err.type);
-  return err instanceof KafkaJSNonRetriableError && err.cause !== err && isRecordRefusal(err.cause, depth + 1);
+/** Why Kafka refused a record: its protocol error type (`MESSAGE_TOO_LARGE`, …) and what that means for the sender. */
+export interface RecordRefusal {
+  kafkaError: string;
+  /** `too_large`: fewer or smaller records would pass (a 413); `invalid`: this record never will (a 400). */
+  reason: 'too_large' | 'invalid';
+}
+
+/**
+ * The refusal when Kafka refused a record for what it is (see KAFKA_RECORD_REFUSALS), else undefined: read from
+ * the protocol error's type under kafkajs' retrier wrapper, never from a message.
+ */
+export function recordRefusal(err: unknown, depth = 0): RecordRefusal | undefined {
+  if (!(err instanceof KafkaJSError) || depth > 4) return undefined;
+  if (err instanceof KafkaJSProtocolError) {
+    const reason = KAFKA_RECORD_REFUSALS.get(err.type);
+    return reason && { kafkaError: err.type, reason };
+  }
+  if (err instanceof KafkaJSNonRetriableError && err.cause !== err) return recordRefusal(err.cause, depth + 1);
+  return undefined;
+}
+
+/** True when Kafka refused a record for what it is: a dead letter in a worker, a 413 or 400 at the gateway. */
+export function isRecordRefusal(err: unknown): boolean {
+  return recordRefusal(err) !== undefined;
 }
 
 /** Socket-level failures (the schema registry's HTTP client, a raw connection): Node's documented error codes. */

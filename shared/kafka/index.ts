@@ -3,3 +3,4 @@ export * from './group-progress.js';
 export * from './send-chunked.js';
 export * from './create-worker-consumer.js';
 export * from './send-separating-refusals.js';
+export * from './run-worker.js';

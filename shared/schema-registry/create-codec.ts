@@ -1,4 +1,5 @@
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
+import { MalformedRecordError } from '../errors/index.js';
 
 /**
  * Avro encoding through a Confluent-compatible registry (Apicurio's ccompat API locally). Messages carry the
@@ -102,11 +103,11 @@ export function createAvroCodec(registry: SchemaRegistry): AvroCodec {
     encoderFor,
     async decode<T>(buffer: Buffer) {
       if (buffer.length < HEADER_BYTES || buffer[0] !== MAGIC_BYTE)
-        throw new Error('not a Confluent Avro message (no magic byte)');
+        throw new MalformedRecordError('not a Confluent Avro message (no magic byte)');
       const id = buffer.readInt32BE(1);
       const type = known.get(id) ?? (await typeOf(id));
       const { value, offset } = type.decode(buffer, HEADER_BYTES);
-      if (offset < 0) throw new Error(`truncated Avro message (schema ${id}, ${buffer.length} bytes)`);
+      if (offset < 0) throw new MalformedRecordError(`truncated Avro message (schema ${id}, ${buffer.length} bytes)`);
       return value as T;
     },
   };

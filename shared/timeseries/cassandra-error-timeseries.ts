@@ -1,25 +1,8 @@
 import type { Cql } from '../cassandra/index.js';
+import { type DeadLetter, TRIP_BUILDER_ERROR_KEY, UNDECODABLE_KEY } from '../events/dead-letter.js';
 
-/** A dead letter: an entry whose conversion failed, with why and where it came from. */
-export interface DeadLetter {
-  user_id: string;
-  key: string;
-  type: string;
-  write_ts: number;
-  reason: string;
-  source_topic: string;
-  source_partition: number;
-  source_offset: number;
-  failed_ts: number;
-  metadata_json: string;
-  data_json: string;
-}
-
-/**
- * metadata.key of the rows that record a user whose trip rebuild failed (not an entry: nothing to replay through
- * the converter; the user is rebuilt by its next observation or `itinera reset-pipeline -u`).
- */
-export const TRIP_BUILDER_ERROR_KEY = 'pipeline/trip-builder';
+export type { DeadLetter } from '../events/dead-letter.js';
+export { TRIP_BUILDER_ERROR_KEY } from '../events/dead-letter.js';
 
 /**
  * How the reason of a dead letter stored without its payload begins (store-dead-letter.ts writes it when Cassandra
@@ -39,7 +22,7 @@ export function isPayloadOmitted(letter: Pick<DeadLetter, 'reason'>): boolean {
  * Not an undecodable record, a failed trip rebuild (no entry), or a letter stored without its payload.
  */
 export function isReplayable(letter: Pick<DeadLetter, 'key' | 'reason'>): boolean {
-  return letter.key !== '(undecodable)' && letter.key !== TRIP_BUILDER_ERROR_KEY && !isPayloadOmitted(letter);
+  return letter.key !== UNDECODABLE_KEY && letter.key !== TRIP_BUILDER_ERROR_KEY && !isPayloadOmitted(letter);
 }
 
 /** Rows per page when reading dead letters: each can hold an entry of up to 4 MiB, so pages stay small. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupName, topicName } from '../../shared/events/index.js';
 import { createIdempotentProducer, groupProgress } from '../../shared/kafka/index.js';
 import { createErrorTimeseries, createTimeseriesReader } from '../../shared/timeseries/index.js';
-import { loadRealEntries, makeBatch } from '../../bench/load.js';
+import { loadRealEntries, makeBatch } from '../helpers/phone-entries.js';
 import type { RunningConverter } from '../../services/converter/run-converter.js';
 import { startConverter, usercacheMessages } from '../helpers/pipeline.js';
 import { startPrivateServer, type PrivateServer } from '../helpers/private-server.js';

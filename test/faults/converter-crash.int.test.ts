@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupName, topicName } from '../../shared/events/index.js';
 import { createIdempotentProducer, groupProgress } from '../../shared/kafka/index.js';
 import { createTimeseriesReader } from '../../shared/timeseries/index.js';
-import { loadRealEntries, makeBatch } from '../../bench/load.js';
+import { loadRealEntries, makeBatch } from '../helpers/phone-entries.js';
 import { startServiceProcess, usercacheMessages } from '../helpers/pipeline.js';
 import { sharedDataDir } from '../helpers/shared-data.js';
 import { createTestEnv, waitFor, type TestEnv } from '../helpers/test-env.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTimeseriesReader } from '../../shared/timeseries/index.js';
-import { loadRealEntries, makeBatch, type PhoneEntry } from '../../bench/load.js';
+import { loadRealEntries, makeBatch, type PhoneEntry } from '../helpers/phone-entries.js';
 import type { RunningConverter } from '../../services/converter/run-converter.js';
 import { startGateway, type RunningGateway } from '../helpers/gateway.js';
 import { startConverter } from '../helpers/pipeline.js';

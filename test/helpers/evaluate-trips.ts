@@ -1,5 +1,5 @@
-import { haversine, type LonLat } from '../geo.js';
-import type { BuiltTrip } from './build-trips.js';
+import { haversine, type LonLat } from '../../services/trip-builder/domain/geo.js';
+import type { BuiltTrip } from '../../services/trip-builder/domain/timeline/build-trips.js';
 
 /** The acceptance: a trip matches when its start and end are within 60 s and 100 m of a ground-truth trip. */
 export const MATCH_TIME_S = 60;

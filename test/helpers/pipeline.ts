@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import type { Message } from 'kafkajs';
 import { topicName } from '../../shared/events/index.js';
 import { valueSubject } from '../../shared/schema-registry/index.js';
-import { toPhoneRecord, type PhoneEntry } from '../../bench/load.js';
+import { toPhoneRecord, type PhoneEntry } from './phone-entries.js';
 import { createIntakeLog } from '../../shared/logger/intake-log.js';
 import { createErrorTimeseries, createTimeseriesReader } from '../../shared/timeseries/index.js';
 import type { ConverterDeps } from '../../services/converter/handler.js';

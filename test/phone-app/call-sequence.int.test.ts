@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningConverter } from '../../services/converter/run-converter.js';
-import { matches } from '../../services/trip-builder/domain/timeline/evaluate.js';
+import { matches } from '../helpers/evaluate-trips.js';
 import type { RunningTripBuilder } from '../../services/trip-builder/run-trip-builder.js';
 import { startGateway, type RunningGateway } from '../helpers/gateway.js';
 import { startConverter, startTripBuilder } from '../helpers/pipeline.js';
@@ -134,13 +134,22 @@ describe('the e-mission phone app against Itinera', () => {
       key_time: 'data.end_ts',
     });
     expect(composites.status).toBe(200);
-    const unpacked = composites.body.phone_data.map((e: any) => ({
+    const listed = composites.body.phone_data.map((e: any) => ({
       ...e.data,
       _id: e._id,
       key: e.metadata.key,
       origin_key: e.metadata.origin_key || e.metadata.key,
     }));
+    // The label screen lists trips and untracked periods (the app's isTrip); getTrips has the trips only.
+    const unpacked = listed.filter((t: any) => t.origin_key === 'analysis/confirmed_trip');
     expect(unpacked.map((t: any) => t._id.$oid)).toEqual(trips.map((t: any) => t.id));
+    listed.forEach((t: any, i: number) => {
+      if (t.origin_key !== 'analysis/confirmed_untracked') return;
+      // Untracked time lies between two trips: from where the user was last seen to where they reappeared.
+      expect(t.sections).toEqual([]);
+      expect(t.start_ts).toBe(listed[i - 1].end_ts);
+      expect(t.end_ts).toBe(listed[i + 1].start_ts);
+    });
     // Each composite trip is one of e-mission's trips for the day (start and end within 60 s and 100 m).
     for (const t of unpacked) {
       const found = {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Cql } from '../../../shared/cassandra/index.js';
 import { isOutage } from '../../../shared/errors/classify.js';
+import { forEachBounded } from '../../../shared/runtime/for-each-bounded.js';
 import { MAX_CONVERTED_ENTRY_BYTES } from '../../../shared/events/index.js';
 import { upsertStatements, type StoredEntry } from '../../../shared/timeseries/index.js';
 import { planBatches, rowBytes, type SizedRow } from './plan-batches.js';
@@ -77,20 +78,14 @@ export function createTimeseriesWriter(cql: Cql): TimeseriesWriter {
           rejected.set(row.owner, `Cassandra refused the entry: ${err instanceof Error ? err.message : String(err)}`);
         }
       };
-      const batches = planBatches(rows);
-      let next = 0;
-      const worker = async () => {
-        while (next < batches.length) {
-          const batch = batches[next++] as SizedRow<number>[];
-          try {
-            await cql.writeBatch(batch.map((r) => r.statement));
-          } catch (err) {
-            if (isOutage(err)) throw err;
-            for (const row of batch) await writeAlone(row);
-          }
+      await forEachBounded(planBatches(rows), CONCURRENCY, async (batch) => {
+        try {
+          await cql.writeBatch(batch.map((r) => r.statement));
+        } catch (err) {
+          if (isOutage(err)) throw err;
+          for (const row of batch) await writeAlone(row);
         }
-      };
-      await Promise.all(Array.from({ length: Math.min(CONCURRENCY, batches.length) }, worker));
+      });
       return [...rejected].map(([owner, reason]) => ({ entry: entries[owner] as StoredEntry, reason }));
     },
   };

@@ -1,3 +1,5 @@
+import { ValidationError } from '../../../shared/errors/index.js';
+
 /**
  * JSON nesting is bounded before anything acts on a body: deep nesting costs stack in every later step
  * (stringify, Avro encoding, the converter), and a put that fails there after some of its chunks were published
@@ -57,4 +59,11 @@ export function tooDeepPath(value: unknown, maxDepth = MAX_JSON_DEPTH): string |
   if (!path) return null;
   const shown = path.slice(0, SHOWN_SEGMENTS).join('').replace(/^\./, '');
   return path.length > SHOWN_SEGMENTS ? `${shown}… (${path.length} levels)` : shown || '(the body)';
+}
+
+/** The 400 for a body nested deeper than MAX_JSON_DEPTH, naming where (a path from tooDeepPath, or a byte offset). */
+export function tooDeepError(field: string): ValidationError {
+  return new ValidationError(`JSON nests deeper than ${MAX_JSON_DEPTH} levels at ${field}`, {
+    details: { field, max_depth: MAX_JSON_DEPTH },
+  });
 }

@@ -1,5 +1,5 @@
 import type { Producer, RecordMetadata } from 'kafkajs';
-import { isOutage, isRecordRefusal } from '../../../shared/errors/classify.js';
+import { isOutage, recordRefusal } from '../../../shared/errors/classify.js';
 import { DependencyUnavailableError, PayloadTooLargeError, ValidationError } from '../../../shared/errors/index.js';
 import { sendChunked } from '../../../shared/kafka/index.js';
 import { valueSubject, type AvroCodec } from '../../../shared/schema-registry/index.js';
@@ -16,13 +16,6 @@ export interface PublisherDeps {
   topic: string;
   /** Milliseconds a put waits for Kafka before answering 503 (config `kafka.ack_timeout_ms`). @defaultValue 60000 */
   sendTimeoutMs?: number;
-}
-
-/** The protocol error type under kafkajs' wrappers (`MESSAGE_TOO_LARGE`, `INVALID_RECORD`, …). */
-function refusalType(err: unknown, depth = 0): string {
-  if (typeof err !== 'object' || err === null || depth > 4) return 'unknown';
-  const type = (err as { type?: unknown }).type;
-  return typeof type === 'string' ? type : refusalType((err as { cause?: unknown }).cause, depth + 1);
 }
 
 /**
@@ -77,18 +70,17 @@ export function createUsercachePublisher({
           throw new DependencyUnavailableError('Kafka or the schema registry is unavailable', { cause: err });
         // Kafka refusing the records themselves is the client's to fix (fewer or smaller entries), not a retry
         // later: a 503 would have the phone resend the same batch for ever.
-        if (isRecordRefusal(err)) {
-          const type = refusalType(err);
-          if (type.endsWith('TOO_LARGE'))
-            throw new PayloadTooLargeError('Kafka refused the entries as too large; send fewer or smaller entries', {
-              cause: err,
-              details: { kafka_error: type },
-            });
-          throw new ValidationError(`Kafka refused the entries (${type})`, {
+        const refusal = recordRefusal(err);
+        if (refusal?.reason === 'too_large')
+          throw new PayloadTooLargeError('Kafka refused the entries as too large; send fewer or smaller entries', {
             cause: err,
-            details: { kafka_error: type },
+            details: { kafka_error: refusal.kafkaError },
           });
-        }
+        if (refusal)
+          throw new ValidationError(`Kafka refused the entries (${refusal.kafkaError})`, {
+            cause: err,
+            details: { kafka_error: refusal.kafkaError },
+          });
         throw err;
       } finally {
         clearTimeout(timer);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { putAdmission } from './put-admission.js';
 
 const ctx = (route: string, bytes = 0) =>
-  ({ state: { route }, request: { rawBody: Buffer.alloc(bytes) } }) as unknown as ParameterizedContext<GatewayState>;
+  ({ state: { route, putBytes: Buffer.alloc(bytes) } }) as unknown as ParameterizedContext<GatewayState>;
 
 describe('put admission', () => {
   it('When more puts arrive than may run, then at most that many run and the rest start in arrival order', async () => {

@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import { OverloadedError } from '../../../shared/errors/index.js';
 import type { GatewayState } from '../gateway-state.js';
 import { RETRY_AFTER_SECONDS } from '../retry-after.js';
+import { isPutRoute } from './put-body.js';
 
 /** Phones waiting beyond this many answer 503 at once: they would time out in the queue anyway. */
 const MAX_WAITING = 512;
@@ -31,9 +32,9 @@ export function putAdmission({
     else active -= 1;
   };
   return async (ctx, next) => {
-    if (ctx.state.route !== '/usercache/put' && ctx.state.route !== '/usercache/putone') return next();
+    if (!isPutRoute(ctx.state.route)) return next();
     if (active >= maxConcurrent) {
-      const bytes = ctx.request.rawBody?.length ?? 0;
+      const bytes = ctx.state.putBytes?.length ?? 0;
       if (waiting.length >= MAX_WAITING || waitingBytes + bytes > maxWaitingBytes) {
         throw new OverloadedError('the gateway is busy with other puts; retry later', {
           headers: { 'Retry-After': String(RETRY_AFTER_SECONDS.putQueue) },

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
-import { ValidationError } from '../../../shared/errors/index.js';
 import { loggableToken, verifyToken } from '../auth/resolve-token.js';
+import { parseProfileUpdate } from '../domain/parse-profile-update.js';
+import { bodyOf } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
 import type { PipelineStateReader } from '../store/cassandra-pipeline-state-reader.js';
 import type { ProfileStore } from '../store/cassandra-profile-store.js';
@@ -49,11 +50,7 @@ export function profileRoutes(
 
   router.post('/profile/update', async (ctx) => {
     const user = await identifyUser(ctx, deps);
-    const update = (ctx.request.body as Record<string, unknown>)['update_doc'];
-    if (update === null || typeof update !== 'object' || Array.isArray(update))
-      throw new ValidationError('update_doc must be an object');
-    const { user_id: _ignored, ...fields } = update as Record<string, unknown>;
-    await deps.profiles.update(user.uuid, fields);
+    await deps.profiles.update(user.uuid, parseProfileUpdate(bodyOf(ctx.request.body)));
     ctx.body = { update: true };
   });
 

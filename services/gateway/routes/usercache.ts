@@ -1,8 +1,10 @@
 import Router from '@koa/router';
+import type { ParameterizedContext } from 'koa';
 import type { RecordMetadata } from 'kafkajs';
 import { PayloadTooLargeError, ValidationError } from '../../../shared/errors/index.js';
 import type { UsercacheEntry } from '../../../shared/events/index.js';
 import { acceptPutEntries, PutRejection, toRecordsWithin } from '../domain/put-entries.js';
+import { bodyOf } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
 import type { UsercachePublisher } from '../ingest/kafka-usercache-publisher.js';
 import type { DocumentReader } from '../store/cassandra-document-store.js';
@@ -60,7 +62,7 @@ export function usercacheRoutes(deps: UsercacheDeps): Router<GatewayState> {
   const router = new Router<GatewayState>();
   const maxEntries = deps.maxEntriesPerPut ?? 50_000;
 
-  async function put(entriesJson: unknown, ctx: Parameters<Parameters<typeof router.post>[1]>[0]) {
+  async function put(entriesJson: unknown, ctx: ParameterizedContext<GatewayState>) {
     const user = await identifyUser(ctx, deps);
     const accepted = acceptPutEntries(entriesJson, maxEntries);
     if (accepted instanceof PutRejection)
@@ -81,12 +83,12 @@ export function usercacheRoutes(deps: UsercacheDeps): Router<GatewayState> {
   }
 
   router.post('/usercache/put', async (ctx) => {
-    await put((ctx.request.body as Record<string, unknown>)['phone_to_server'], ctx);
+    await put(bodyOf(ctx.request.body)['phone_to_server'], ctx);
     ctx.body = {};
   });
 
   router.post('/usercache/putone', async (ctx) => {
-    const entry = (ctx.request.body as Record<string, unknown>)['the_entry'];
+    const entry = bodyOf(ctx.request.body)['the_entry'];
     if (entry === undefined) throw new ValidationError('the_entry is missing');
     await put([entry], ctx);
     ctx.body = { putone: true };

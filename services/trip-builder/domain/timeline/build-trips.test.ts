@@ -3,7 +3,7 @@ import { modeName, tripLocalDate, tripToGeojson } from '../diary/trip-geojson.js
 import { toObservations } from '../observations.js';
 import { loadGroundTruth, loadRealDay, REAL_DAYS } from '../../../../test/helpers/real-days.js';
 import { buildTrips } from './build-trips.js';
-import { type ReferenceTrip, scoreDay } from './evaluate.js';
+import { type ReferenceTrip, scoreDay } from '../../../../test/helpers/evaluate-trips.js';
 
 function groundTruth(day: string): ReferenceTrip[] {
   return loadGroundTruth(day).map((t) => ({

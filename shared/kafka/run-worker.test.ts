@@ -1,0 +1,133 @@
+import type { EachBatchPayload, Kafka } from 'kafkajs';
+import { describe, expect, it, vi } from 'vitest';
+import type { Logger } from '../logger/index.js';
+import { runWorker, workerEachBatch, type BatchHandler } from './run-worker.js';
+
+/** An eachBatch payload as kafkajs' runner builds it, its calls recorded in `calls`. */
+function payload(offsets: string[], state: { running?: boolean; stale?: boolean } = {}) {
+  const calls: string[] = [];
+  const p = {
+    batch: { topic: 'in', partition: 0, messages: offsets.map((offset) => ({ offset })) },
+    resolveOffset: (offset: string) => void calls.push(`resolve ${offset}`),
+    commitOffsetsIfNecessary: async () => void calls.push('commit'),
+    heartbeat: async () => void calls.push('heartbeat'),
+    isRunning: () => state.running ?? true,
+    isStale: () => state.stale ?? false,
+  } as unknown as EachBatchPayload;
+  return { payload: p, calls };
+}
+
+describe('workerEachBatch', () => {
+  it('When the handler resolves, then the last offset is resolved and committed, then its afterCommit runs', async () => {
+    const { payload: p, calls } = payload(['7', '8', '9']);
+    const handle: BatchHandler = async ({ batch, heartbeat }) => {
+      calls.push(`handle ${batch.messages.length}`);
+      await heartbeat();
+      return { afterCommit: () => calls.push('after commit') };
+    };
+    await workerEachBatch(handle)(p);
+    expect(calls).toEqual(['handle 3', 'heartbeat', 'resolve 9', 'commit', 'after commit']);
+  });
+
+  it('When the handler returns nothing, then the batch is still committed', async () => {
+    const { payload: p, calls } = payload(['1']);
+    await workerEachBatch(async () => undefined)(p);
+    expect(calls).toEqual(['resolve 1', 'commit']);
+  });
+
+  it('When the handler throws, then nothing is resolved or committed and kafkajs gets the error (it retries the batch)', async () => {
+    const { payload: p, calls } = payload(['1']);
+    const failure = new Error('Cassandra away');
+    await expect(workerEachBatch(async () => Promise.reject(failure))(p)).rejects.toBe(failure);
+    expect(calls).toEqual([]);
+  });
+
+  it.each([
+    ['empty', [], {}],
+    ['arrives while the consumer stops', ['1'], { running: false }],
+    ['is stale after a rebalance', ['1'], { stale: true }],
+  ])('When the batch is %s, then the handler is not called and nothing is committed', async (_what, offsets, state) => {
+    const { payload: p, calls } = payload(offsets, state);
+    const handle = vi.fn<BatchHandler>();
+    await workerEachBatch(handle)(p);
+    expect(handle).not.toHaveBeenCalled();
+    expect(calls).toEqual([]);
+  });
+});
+
+/** A kafkajs client whose producer and consumer record what is done to them; `crash` plays the consumer's CRASH. */
+function fakeKafka() {
+  const calls: string[] = [];
+  let crashListener: ((e: { payload: { error: Error; restart: boolean } }) => void) | undefined;
+  let run: Record<string, unknown> = {};
+  const kafka = {
+    producer: () => ({
+      connect: async () => void calls.push('producer connect'),
+      disconnect: async () => void calls.push('producer disconnect'),
+    }),
+    consumer: (config: { groupId: string }) => {
+      calls.push(`consumer ${config.groupId}`);
+      return {
+        events: { CRASH: 'consumer.crash' },
+        on: (_event: string, listener: typeof crashListener) => (crashListener = listener),
+        connect: async () => void calls.push('consumer connect'),
+        subscribe: async (s: { topic: string; fromBeginning: boolean }) =>
+          void calls.push(`subscribe ${s.topic} ${s.fromBeginning}`),
+        run: async (options: Record<string, unknown>) => void (run = options),
+        disconnect: async () => void calls.push('consumer disconnect'),
+      };
+    },
+  } as unknown as Kafka;
+  const crash = (error: Error, restart: boolean) => crashListener?.({ payload: { error, restart } });
+  return { kafka, calls, crash, run: () => run };
+}
+
+describe('runWorker', () => {
+  it('When started and stopped, then it joins the group on its topic with the producer ready, and leaves it before closing', async () => {
+    const k = fakeKafka();
+    const producers: unknown[] = [];
+    const worker = await runWorker({
+      kafka: k.kafka,
+      groupId: 'g',
+      topic: 'in',
+      logger: { error: () => undefined } as unknown as Logger,
+      handler: (producer) => {
+        producers.push(producer);
+        return async () => undefined;
+      },
+      onStopped: () => k.calls.push('stopped'),
+    });
+    expect(producers).toHaveLength(1);
+    expect(k.run()).toMatchObject({ autoCommit: true, eachBatchAutoResolve: false, partitionsConsumedConcurrently: 2 });
+    await worker.stop();
+    expect(k.calls).toEqual([
+      'producer connect',
+      'consumer g',
+      'consumer connect',
+      'subscribe in true',
+      'consumer disconnect',
+      'producer disconnect',
+      'stopped',
+    ]);
+  });
+
+  it('When the consumer crashes for good, then it is logged and onFatal is called; a crash kafkajs restarts from is not', async () => {
+    const k = fakeKafka();
+    const fatal: Error[] = [];
+    const logged: unknown[] = [];
+    await runWorker({
+      kafka: k.kafka,
+      groupId: 'g',
+      topic: 'in',
+      logger: { error: (...args: unknown[]) => logged.push(args) } as unknown as Logger,
+      handler: () => async () => undefined,
+      onFatal: (e) => fatal.push(e),
+    });
+    k.crash(new Error('retriable'), true);
+    expect(fatal).toEqual([]);
+    const gone = new Error('not retriable');
+    k.crash(gone, false);
+    expect(fatal).toEqual([gone]);
+    expect(logged).toEqual([['Consumer stopped for good', { group: 'g', error: 'not retriable' }]]);
+  });
+});

@@ -1,0 +1,87 @@
+import type { Batch, EachBatchPayload, Kafka, Producer } from 'kafkajs';
+import type { Logger } from '../logger/index.js';
+import { createIdempotentProducer } from './create-kafka.js';
+import { createWorkerConsumer } from './create-worker-consumer.js';
+
+/** What a worker's handler is given of a batch: its messages (one partition) and the heartbeat for long work. */
+export type WorkerBatch = Pick<EachBatchPayload, 'batch' | 'heartbeat'>;
+
+/** What a handler may return: work to do once the batch's offset is committed (a log line saying what moved). */
+export interface BatchDone {
+  afterCommit(): void;
+}
+
+/**
+ * A worker's work on one batch of one partition. Resolving means the batch is done: its last offset is then
+ * resolved and committed. Throwing (an outage) commits nothing: kafkajs retries the batch, so every effect of a
+ * handler must be idempotent.
+ */
+export type BatchHandler = (batch: WorkerBatch) => Promise<BatchDone | void>;
+
+export interface WorkerOptions {
+  kafka: Kafka;
+  /** The consumer group (groupName(prefix, ...)), and the topic it consumes from the beginning. */
+  groupId: string;
+  topic: string;
+  logger: Logger;
+  /** The batch handler, given the worker's idempotent producer (connected before the first batch). */
+  handler(producer: Producer): BatchHandler;
+  /** Called when the consumer has stopped for good; main.ts exits so the supervisor starts a fresh worker. */
+  onFatal?: (error: Error) => void;
+  /** Called last by stop(), after the consumer and the producer are disconnected (closes the pipeline log). */
+  onStopped?: () => void;
+}
+
+export interface RunningWorker {
+  /** Leaves the group (its partitions are handed over at once) and disconnects the producer. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The eachBatch every worker runs, around its handler: a batch that is empty, or that arrives while the consumer
+ * stops or after a rebalance took its partition away, is left alone; otherwise the handler runs, and only once it
+ * has resolved is the batch's last offset resolved and committed. A crash at any instant before the commit
+ * redelivers the batch. Exported for tests that drive a handler with a plain payload.
+ */
+export function workerEachBatch(handle: BatchHandler): (payload: EachBatchPayload) => Promise<void> {
+  return async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
+    if (batch.messages.length === 0 || !isRunning() || isStale()) return;
+    const done = await handle({ batch, heartbeat });
+    resolveOffset(lastOffset(batch));
+    await commitOffsetsIfNecessary();
+    done?.afterCommit();
+  };
+}
+
+const lastOffset = (batch: Batch) => batch.messages[batch.messages.length - 1]!.offset;
+
+/**
+ * One pipeline worker (converter, trip builder): a member of `groupId` on `topic`, with an idempotent producer for
+ * what it publishes. Run n of them (in one process or many) to work n partitions at once; Kafka spreads the
+ * partitions among the members. Offsets are committed only after a batch's handler resolves (workerEachBatch), two
+ * partitions of a worker at once.
+ */
+export async function runWorker(options: WorkerOptions): Promise<RunningWorker> {
+  const { kafka, groupId, topic, logger, onFatal, onStopped } = options;
+  const producer = createIdempotentProducer(kafka);
+  await producer.connect();
+  const consumer = createWorkerConsumer(kafka, groupId, (error) => {
+    logger.error('Consumer stopped for good', { group: groupId, error: error.message });
+    onFatal?.(error);
+  });
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.run({
+    autoCommit: true,
+    eachBatchAutoResolve: false,
+    partitionsConsumedConcurrently: 2,
+    eachBatch: workerEachBatch(options.handler(producer)),
+  });
+  return {
+    async stop() {
+      await consumer.disconnect();
+      await producer.disconnect();
+      onStopped?.();
+    },
+  };
+}

@@ -1,0 +1,3 @@
+export * from './for-each-bounded.js';
+export * from './stop-on-signals.js';
+export * from './worker-main.js';

@@ -1,0 +1,53 @@
+import type { Kafka } from 'kafkajs';
+import { createCassandraClient, createCql, type Cql } from '../cassandra/index.js';
+import { loadConfig, type Config } from '../config/index.js';
+import { createKafka, type RunningWorker } from '../kafka/index.js';
+import { createLogger, type Logger } from '../logger/index.js';
+import { stopOnSignals } from './stop-on-signals.js';
+
+/** What a worker's main.ts is handed to wire its worker from. */
+export interface WorkerProcess {
+  config: Config;
+  /** The worker number, the first argument (default 0): it names the worker's intake log file. */
+  worker: number;
+  logger: Logger;
+  cql: Cql;
+  kafka: Kafka;
+  /** For runWorker's onFatal: exits 1, so the supervisor (npm start, systemd, Kubernetes) starts a fresh worker. */
+  onFatal(error: Error): void;
+}
+
+/**
+ * A pipeline worker's process (`tsx services/<component>/main.ts [worker number]`): reads the configuration, makes
+ * the logger and the Cassandra and Kafka clients, starts the worker with them, and on SIGTERM or SIGINT stops it
+ * and closes Cassandra (stopOnSignals). A worker that fails to start exits 1.
+ */
+export function workerMain(
+  component: 'converter' | 'trip-builder',
+  start: (process: WorkerProcess) => Promise<RunningWorker>,
+): void {
+  const main = async () => {
+    const config = loadConfig();
+    const worker = Number(process.argv[2] ?? 0);
+    const logger = createLogger({ component, level: 'info' });
+    const cassandra = createCassandraClient({ ...config.cassandra });
+    const kafka = createKafka({ brokers: config.kafka.brokers, clientId: `itinera-${component}-${worker}`, logger });
+    const running = await start({
+      config,
+      worker,
+      logger,
+      cql: createCql(cassandra),
+      kafka,
+      onFatal: () => process.exit(1),
+    });
+    logger.info('Worker running', { worker });
+    stopOnSignals(async () => {
+      await running.stop();
+      await cassandra.shutdown();
+    });
+  };
+  main().catch((err: unknown) => {
+    console.error(`${component} failed:`, err);
+    process.exit(1);
+  });
+}
