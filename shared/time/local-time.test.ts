@@ -35,6 +35,9 @@ describe('local time', () => {
     // St John's moves at 02:00 local, 05:30 UTC: a half-hour boundary.
     expect(isoLocal(1425792599, 'America/St_Johns')).toBe('2015-03-08T01:59:59-03:30');
     expect(isoLocal(1425792600, 'America/St_Johns')).toBe('2015-03-08T03:00:00-02:30');
+    // Until 2011 it moved at 00:01 local, inside a UTC quarter-hour: 1994-04-03 03:31 UTC.
+    expect(isoLocal(765343859, 'America/St_Johns')).toBe('1994-04-03T00:00:59-03:30');
+    expect(isoLocal(765343860, 'America/St_Johns')).toBe('1994-04-03T01:01:00-02:30');
   });
 
   it('When a zone is unknown, then there is no local date', () => {

@@ -42,28 +42,48 @@ export function isKnownTimeZone(timeZone: string): boolean {
 }
 
 /**
- * A zone's offset from UTC, in seconds, is the same for every instant of a quarter-hour (all transitions since
- * the time zones were standardised fall on quarter-hours in UTC, St John's and Chatham included), so it is asked
- * of Intl once per zone and quarter-hour and remembered. Intl's formatToParts for every entry was the converter's
- * largest cost (a fifth of its time in the profile).
+ * A zone's offset from UTC, in seconds, is asked of Intl once per zone and quarter-hour and remembered: Intl's
+ * formatToParts for every entry was the converter's largest cost (a fifth of its time in the profile). Most
+ * transitions fall on a UTC quarter-hour, but not all (St John's moved at 00:01 local time until 2011), so a
+ * quarter-hour whose two ends disagree is marked mixed, and its instants are resolved by the minute: transitions
+ * since the zones were standardised fall on whole minutes.
  */
 const QUARTER_HOUR_S = 900;
+const MINUTE_S = 60;
+/** The remembered value of a quarter-hour that holds a transition. */
+const MIXED = Number.NaN;
 const offsets = new Map<string, number>();
 const MAX_REMEMBERED_OFFSETS = 100_000;
+
+/** The offset at one instant, from Intl's wall clock for it. */
+function offsetByIntl(instant: number, timeZone: string): number | undefined {
+  const wall = localDateByIntl(instant, timeZone);
+  if (!wall) return undefined;
+  return Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second) / 1000 - instant;
+}
+
+function remember(key: string, offset: number): void {
+  if (offsets.size >= MAX_REMEMBERED_OFFSETS) offsets.clear();
+  offsets.set(key, offset);
+}
 
 function offsetSeconds(ts: number, timeZone: string): number | undefined {
   const quarter = Math.floor(ts / QUARTER_HOUR_S);
   const key = `${timeZone}|${quarter}`;
-  const known = offsets.get(key);
-  if (known !== undefined) return known;
-  const start = quarter * QUARTER_HOUR_S;
-  const wall = localDateByIntl(start, timeZone);
-  if (!wall) return undefined;
-  const wallAsUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
-  const offset = wallAsUtc / 1000 - start;
-  if (offsets.size >= MAX_REMEMBERED_OFFSETS) offsets.clear();
-  offsets.set(key, offset);
-  return offset;
+  let known = offsets.get(key);
+  if (known === undefined) {
+    const start = quarter * QUARTER_HOUR_S;
+    const first = offsetByIntl(start, timeZone);
+    if (first === undefined) return undefined;
+    known = offsetByIntl(start + QUARTER_HOUR_S - 1, timeZone) === first ? first : MIXED;
+    remember(key, known);
+  }
+  if (!Number.isNaN(known)) return known;
+  const minute = Math.floor(ts / MINUTE_S);
+  const minuteKey = `${timeZone}|m${minute}`;
+  const byMinute = offsets.get(minuteKey) ?? offsetByIntl(minute * MINUTE_S, timeZone);
+  if (byMinute !== undefined) remember(minuteKey, byMinute);
+  return byMinute;
 }
 
 /** Wall-clock fields of `ts` (seconds) in `timeZone`; undefined for an unknown zone. */

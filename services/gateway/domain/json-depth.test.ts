@@ -1,32 +1,46 @@
 import { describe, expect, it } from 'vitest';
-import { tooDeepAt, tooDeepPath } from './json-depth.js';
+import { createDepthScanner } from './json-depth.js';
 
 const nested = (levels: number) => '{"a":'.repeat(levels - 1) + '{}' + '}'.repeat(levels - 1);
+const scan = (text: string, maxDepth?: number) => createDepthScanner(maxDepth).push(Buffer.from(text));
 
-describe('tooDeepAt', () => {
+describe('JSON depth scanner', () => {
   it('accepts exactly the maximum depth and refuses one more', () => {
-    expect(tooDeepAt(Buffer.from(nested(64)))).toBe(-1);
-    expect(tooDeepAt(Buffer.from(nested(65)))).toBeGreaterThan(0);
+    expect(scan(nested(64))).toBeNull();
+    expect(scan(nested(65))).not.toBeNull();
   });
 
   it('ignores brackets inside strings, escaped quotes included', () => {
-    const body = JSON.stringify({ s: '[[[[{{{{\\"[[[[', t: '"{{{' });
-    expect(tooDeepAt(Buffer.from(body), 1)).toBe(-1);
+    expect(scan(JSON.stringify({ s: '[[[[{{{{\\"[[[[', t: '"{{{' }), 1)).toBeNull();
   });
 
   it('reads multi-byte UTF-8 without confusing it with structure', () => {
-    expect(tooDeepAt(Buffer.from(JSON.stringify({ k: '😀{[ユーザー' })), 1)).toBe(-1);
+    expect(scan(JSON.stringify({ k: '😀{[ユーザー' }), 1)).toBeNull();
   });
-});
 
-describe('tooDeepPath', () => {
   it('names the entry and field that nest too deep', () => {
     const body = { phone_to_server: [{ data: {} }, { data: JSON.parse(nested(70)) }] };
-    const path = tooDeepPath(body);
-    expect(path).toMatch(/^phone_to_server\[1\]\.data\.a\.a\.a… \(\d+ levels\)$/);
+    expect(scan(JSON.stringify(body))).toMatch(/^phone_to_server\[1\]\.data\.a\.a\.a… \(64 levels\)$/);
   });
 
-  it('is null for a value within the limit', () => {
-    expect(tooDeepPath(JSON.parse(nested(64)))).toBeNull();
+  it('names keys that hold escapes and arrays inside objects', () => {
+    const body = { 'we"ird': [0, 1, { x: [[[]]] }] };
+    expect(scan(JSON.stringify(body), 4)).toBe('we\\"ird[2].x[0]… (4 levels)');
+  });
+
+  it('When a body arrives in chunks split anywhere, then it finds the same path as in one piece', () => {
+    const text = JSON.stringify({ phone_to_server: [{ metadata: { 'k\\"ey': 1 }, data: JSON.parse(nested(80)) }] });
+    const whole = scan(text);
+    for (const size of [1, 2, 3, 7, 64]) {
+      const scanner = createDepthScanner();
+      let found: string | null = null;
+      for (let i = 0; i < text.length && !found; i += size) found = scanner.push(Buffer.from(text.slice(i, i + size)));
+      expect(found, `chunks of ${size}`).toBe(whole);
+    }
+  });
+
+  it('When a body is a million levels deep, then it is refused at level 65 without reading on', () => {
+    const scanner = createDepthScanner();
+    expect(scanner.push(Buffer.from('['.repeat(1_000_000)))).toBe('[0][0][0][0][0][0]… (64 levels)');
   });
 });

@@ -2,8 +2,9 @@ import { ValidationError } from '../../../shared/errors/index.js';
 
 /**
  * JSON nesting is bounded before anything acts on a body: deep nesting costs stack in every later step
- * (stringify, Avro encoding, the converter), and a put that fails there after some of its chunks were published
- * would be retried by the phone for ever. Real entries nest about 6 levels deep.
+ * (stringify, Avro encoding, the converter), a put that fails there after some of its chunks were published would
+ * be retried by the phone for ever, and parsing a deeply nested body is itself slow (half a second per megabyte of
+ * `[[[[`). Real entries nest about 6 levels deep.
  */
 export const MAX_JSON_DEPTH = 64;
 
@@ -13,55 +14,89 @@ const OPEN_OBJECT = 0x7b;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_OBJECT = 0x7d;
 const CLOSE_ARRAY = 0x5d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
 
-/**
- * The byte offset of the first bracket that opens a level deeper than `maxDepth` (the top value is level 1), or
- * -1. One pass over the bytes, no allocation: UTF-8 continuation bytes never equal a bracket, quote or backslash.
- */
-export function tooDeepAt(bytes: Uint8Array, maxDepth = MAX_JSON_DEPTH): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < bytes.length; i += 1) {
-    const c = bytes[i];
-    if (inString) {
-      if (c === BACKSLASH) i += 1;
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) inString = true;
-    else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-      depth += 1;
-      if (depth > maxDepth) return i;
-    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) depth -= 1;
-  }
-  return -1;
-}
-
+/** Bytes of an object key kept to name a path; a longer key is shown cut. */
+const KEY_BYTES = 40;
 /** Segments of the path shown before it is elided: enough to name the entry and field. */
 const SHOWN_SEGMENTS = 6;
 
-/**
- * The path (`phone_to_server[3].data.a…`) of the first value nested deeper than `maxDepth`, or null. Descends at
- * most `maxDepth + 1` levels, so it is safe on any parsed value.
- */
-export function tooDeepPath(value: unknown, maxDepth = MAX_JSON_DEPTH): string | null {
-  const walk = (v: unknown, depth: number, path: string[]): string[] | null => {
-    if (v === null || typeof v !== 'object') return null;
-    if (depth > maxDepth) return path;
-    const children: [string, unknown][] = Array.isArray(v)
-      ? v.map((item, i) => [`[${i}]`, item] as [string, unknown])
-      : Object.entries(v as Record<string, unknown>).map(([k, item]) => [`.${k}`, item] as [string, unknown]);
-    for (const [segment, child] of children) {
-      const found = walk(child, depth + 1, [...path, segment]);
-      if (found) return found;
-    }
-    return null;
-  };
-  const path = walk(value, 1, []);
-  if (!path) return null;
-  const shown = path.slice(0, SHOWN_SEGMENTS).join('').replace(/^\./, '');
-  return path.length > SHOWN_SEGMENTS ? `${shown}… (${path.length} levels)` : shown || '(the body)';
+export interface DepthScanner {
+  /**
+   * Scans the next bytes of the body. Returns the path (`phone_to_server[3].data.a… (64 levels)`) of the first value
+   * nested deeper than the maximum, once it is seen, else null. A body may be fed in chunks split anywhere.
+   */
+  push(bytes: Uint8Array): string | null;
 }
 
-/** The 400 for a body nested deeper than MAX_JSON_DEPTH, naming where (a path from tooDeepPath, or a byte offset). */
+/**
+ * Finds a too-deep value in JSON text as its bytes arrive, before anything parses it: one pass, no allocation but
+ * the fixed frame stack (a frame per open level: array index, or the object's current key). Not a validator:
+ * malformed JSON is the parser's to refuse. UTF-8 continuation bytes never equal a bracket, quote or backslash.
+ */
+export function createDepthScanner(maxDepth = MAX_JSON_DEPTH): DepthScanner {
+  const isArray = new Uint8Array(maxDepth + 1);
+  const index = new Uint32Array(maxDepth + 1);
+  const expectKey = new Uint8Array(maxDepth + 1);
+  const keyLength = new Uint8Array(maxDepth + 1);
+  const keyBytes = new Uint8Array((maxDepth + 1) * KEY_BYTES);
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  /** The string being read is the key of the object at `depth`. */
+  let inKey = false;
+
+  const path = (): string => {
+    const segments: string[] = [];
+    for (let d = 1; d <= maxDepth; d++) {
+      if (isArray[d]) segments.push(`[${index[d]}]`);
+      else {
+        const key = Buffer.from(keyBytes.subarray(d * KEY_BYTES, d * KEY_BYTES + keyLength[d]!)).toString('utf8');
+        segments.push(`.${key}`);
+      }
+    }
+    const shown = segments.slice(0, SHOWN_SEGMENTS).join('').replace(/^\./, '');
+    return `${shown}… (${segments.length} levels)`;
+  };
+
+  return {
+    push(bytes) {
+      for (let i = 0; i < bytes.length; i += 1) {
+        const c = bytes[i]!;
+        if (inString) {
+          if (escaped) escaped = false;
+          else if (c === BACKSLASH) escaped = true;
+          else if (c === QUOTE) {
+            inString = false;
+            inKey = false;
+            continue;
+          }
+          if (inKey && keyLength[depth]! < KEY_BYTES) keyBytes[depth * KEY_BYTES + keyLength[depth]!++] = c;
+        } else if (c === QUOTE) {
+          inString = true;
+          inKey = depth > 0 && !isArray[depth] && expectKey[depth] === 1;
+          if (inKey) keyLength[depth] = 0;
+        } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+          if (depth === maxDepth) return path();
+          depth += 1;
+          isArray[depth] = c === OPEN_ARRAY ? 1 : 0;
+          index[depth] = 0;
+          expectKey[depth] = 1;
+          keyLength[depth] = 0;
+        } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+          if (depth > 0) depth -= 1;
+        } else if (c === COMMA && depth > 0) {
+          if (isArray[depth]) index[depth]! += 1;
+          else expectKey[depth] = 1;
+        } else if (c === COLON && depth > 0) expectKey[depth] = 0;
+      }
+      return null;
+    },
+  };
+}
+
+/** The 400 for a body nested deeper than MAX_JSON_DEPTH, naming where. */
 export function tooDeepError(field: string): ValidationError {
   return new ValidationError(`JSON nests deeper than ${MAX_JSON_DEPTH} levels at ${field}`, {
     details: { field, max_depth: MAX_JSON_DEPTH },

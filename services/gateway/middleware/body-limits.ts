@@ -9,6 +9,7 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from '../../../shared/errors/index.js';
+import { createDepthScanner, tooDeepError } from '../domain/json-depth.js';
 import type { GatewayState } from '../gateway-state.js';
 import { RETRY_AFTER_SECONDS } from '../retry-after.js';
 import type { BodyBudget } from './body-budget.js';
@@ -37,7 +38,8 @@ const overloaded = () =>
  * The bytes then reach their reader (middleware/put-body.ts for the puts, middleware/json-body.ts for the rest)
  * only through `ctx.state.bodyStream`, which meters them as they arrive: at most the route's limit (413), each
  * chunk reserved in the budget (503: bytes are reserved as they arrive, so a client that declares 64 MB and sends
- * nothing holds nothing), and at a pace that ends (408 for a client that stops sending or trickles). The budget is
+ * nothing holds nothing), nested at most MAX_JSON_DEPTH levels (400 naming the field, before any parsing), and at
+ * a pace that ends (408 for a client that stops sending or trickles). The budget is
  * given back when the answer is sent. A compressed body is refused (415): its bytes would not be what the budget
  * counts.
  */
@@ -85,6 +87,7 @@ function meterBody(
 ) {
   let total = 0;
   let reserved = 0;
+  const depth = createDepthScanner();
   const startedAt = Date.now();
   let lastByteAt = startedAt;
   const stream = new Transform({
@@ -95,6 +98,9 @@ function meterBody(
         return done(new PayloadTooLargeError(`request body exceeds the limit of ${limitBytes} bytes for ${route}`));
       if (!budget.tryReserve(chunk.length)) return done(overloaded());
       reserved += chunk.length;
+      // Nesting is bounded on the bytes as they pass, so a too-deep body is refused before anything parses it.
+      const tooDeep = depth.push(chunk);
+      if (tooDeep) return done(tooDeepError(tooDeep));
       done(null, chunk);
     },
   });

@@ -6,7 +6,6 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from '../../../shared/errors/index.js';
-import { tooDeepAt, tooDeepError, tooDeepPath } from '../domain/json-depth.js';
 import { jsonObject } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
 import { isPutRoute } from './put-body.js';
@@ -58,10 +57,7 @@ export function parseJsonBody({ limitFor }: JsonBodyOptions): Middleware<Gateway
     // request, `ctx.request.body`) is the context's own.
     const view = Object.create(ctx, { req: { value: stream } }) as Context;
     await parserFor(limitFor(route))(view, async () => {
-      const raw = ctx.request.rawBody;
-      // Nesting is checked on the text (one pass); the path is looked for only when it is too deep.
-      if (typeof raw === 'string' && tooDeepAt(Buffer.from(raw)) >= 0)
-        throw tooDeepError(tooDeepPath(ctx.request.body) ?? 'the body');
+      // Nesting was bounded as the bytes arrived (middleware/body-limits.ts).
       ctx.request.body = jsonObject(ctx.request.body);
       await next();
     });

@@ -1,6 +1,5 @@
 import type { Middleware } from 'koa';
 import { UnsupportedMediaTypeError, ValidationError } from '../../../shared/errors/index.js';
-import { tooDeepAt, tooDeepError, tooDeepPath } from '../domain/json-depth.js';
 import { jsonObject } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
 
@@ -29,9 +28,8 @@ export function readPutBody(): Middleware<GatewayState> {
 
 /**
  * Parses an admitted put's bytes as a JSON object. The phone app sends `application/json; charset=UTF-8`; a body
- * of another type, a body that is not JSON, JSON nested deeper than MAX_JSON_DEPTH (found on the bytes, before
- * anything acts on the value), or JSON that is not an object is refused with a 4xx naming why. An empty body counts
- * as `{}`.
+ * of another type, a body that is not JSON, or JSON that is not an object is refused with a 4xx naming why. An
+ * empty body counts as `{}`.
  */
 export function parsePutBody(): Middleware<GatewayState> {
   return async (ctx, next) => {
@@ -48,17 +46,13 @@ export function parsePutBody(): Middleware<GatewayState> {
         `expected Content-Type application/json, got ${ctx.get('content-type') || 'none'}`,
       );
     }
-    const deepAt = tooDeepAt(bytes);
+    // Its nesting was bounded as the bytes arrived (middleware/body-limits.ts).
     let body: unknown;
     try {
       body = JSON.parse(raw);
     } catch (err) {
-      if (deepAt < 0)
-        throw new ValidationError(
-          `request body is not valid JSON: ${err instanceof Error ? err.message : String(err)}`,
-        );
+      throw new ValidationError(`request body is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
     }
-    if (deepAt >= 0) throw tooDeepError((body !== undefined && tooDeepPath(body)) || `byte ${deepAt}`);
     ctx.request.body = jsonObject(body);
     return next();
   };
