@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { isOutage } from '../../shared/errors/classify.js';
 import type { WorkerBatch } from '../../shared/kafka/index.js';
 import { forEachBounded } from '../../shared/runtime/for-each-bounded.js';
@@ -34,6 +35,11 @@ const LOGGED_REASON_CHARS = 2000;
 
 /** Users of one batch rebuilt concurrently. */
 const REBUILDS_AT_ONCE = 8;
+/**
+ * Users rebuilt concurrently in the whole process, over all the batches handled at once: what bounds the worker's
+ * memory (a rebuild holds a window of the user's observations).
+ */
+const REBUILDS_PER_PROCESS = 12;
 
 /**
  * Handles one batch of converted entries of one partition: for each user in it, the earliest new observation
@@ -42,6 +48,7 @@ const REBUILDS_AT_ONCE = 8;
  * before the commit redelivers the batch into a rebuild from the same saved resume point: nothing lost or doubled.
  */
 export function createTripBatchHandler(deps: TripBuilderDeps) {
+  const rebuildSlots = pLimit(REBUILDS_PER_PROCESS);
   return async ({ batch, heartbeat }: WorkerBatch) => {
     const earliest = new Map<string, number>();
     /** Labels, surveys and notes per user: matched by re-rendering their days, trips untouched (path B). */
@@ -83,10 +90,12 @@ export function createTripBatchHandler(deps: TripBuilderDeps) {
       const started = performance.now();
       let result: Awaited<ReturnType<typeof rebuildUser>> = { trips: 0, days: [] };
       try {
-        if (earliest.has(userId)) result = await rebuild(deps, userId, from);
-        // After the rebuild, so labels of trips it just made are matched too; days it rendered are cheap to redo.
-        const inputs = inputStarts.get(userId);
-        if (inputs) await relabelUser(deps, userId, inputs);
+        await rebuildSlots(async () => {
+          if (earliest.has(userId)) result = await rebuild(deps, userId, from);
+          // After the rebuild, so labels of trips it just made are matched too; days it rendered are cheap to redo.
+          const inputs = inputStarts.get(userId);
+          if (inputs) await relabelUser(deps, userId, inputs);
+        });
       } catch (err) {
         // An outage is retried with the whole batch. Anything else is this user's data or a bug the data
         // reveals: retrying cannot help and would stall every other user of the partition, so it is recorded

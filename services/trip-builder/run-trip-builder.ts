@@ -29,6 +29,9 @@ export function runTripBuilder(kafka: Kafka, deps: RunTripBuilderDeps): Promise<
         ...deps,
         publishDocument: createDiaryPublisher({ producer, codec: deps.codec, topic: diaryTopic }),
       }),
+    // Rebuilds are bounded process-wide (handler.ts), so more partitions at once only lets a label's batch run
+    // beside a long rebuild instead of behind it.
+    partitionsAtOnce: 8,
     onFatal: deps.onFatal,
     onStopped: () => deps.pipelineLog.close(),
   });

@@ -178,75 +178,35 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
   const registry = section(servers, 'schema_registry');
   const secrets = readJson(join(confDir, 'net/auth/secret_list.json'));
   const tokens = readJson(join(confDir, 'net/auth/token_list.json'));
+  /** A webserver.conf key and its value, which the environment variable WEBSERVER_<KEY> overrides. */
+  const webKey = (key: string, fallback: unknown): [string, unknown] => {
+    const name = `WEBSERVER_${key.toUpperCase()}`;
+    return [name, pick(name, env, web[key], fallback)];
+  };
 
   const config: Config = {
     webserver: {
-      host: asString('WEBSERVER_HOST', pick('WEBSERVER_HOST', env, web['host'], '0.0.0.0')),
-      port: asPort('WEBSERVER_PORT', pick('WEBSERVER_PORT', env, web['port'], 8080)),
-      timeoutSeconds: asPositive('WEBSERVER_TIMEOUT', pick('WEBSERVER_TIMEOUT', env, web['timeout'], 3600)),
-      auth: asOneOf('WEBSERVER_AUTH', pick('WEBSERVER_AUTH', env, web['auth'], 'skip'), [
-        'skip',
-        'token_list',
-        'secret',
+      host: asString(...webKey('host', '0.0.0.0')),
+      port: asPort(...webKey('port', 8080)),
+      timeoutSeconds: asPositive(...webKey('timeout', 3600)),
+      auth: asOneOf(...webKey('auth', 'skip'), ['skip', 'token_list', 'secret'] as const),
+      aggregateCallAuth: asOneOf(...webKey('aggregate_call_auth', 'no_auth'), [
+        'no_auth',
+        'user_only',
+        'never',
       ] as const),
-      aggregateCallAuth: asOneOf(
-        'WEBSERVER_AGGREGATE_CALL_AUTH',
-        pick('WEBSERVER_AGGREGATE_CALL_AUTH', env, web['aggregate_call_auth'], 'no_auth'),
-        ['no_auth', 'user_only', 'never'] as const,
-      ),
-      aggregateMinUsers: asPositiveInteger(
-        'WEBSERVER_AGGREGATE_MIN_USERS',
-        pick('WEBSERVER_AGGREGATE_MIN_USERS', env, web['aggregate_min_users'], 5),
-      ),
-      metricsMaxSections: asPositiveInteger(
-        'WEBSERVER_METRICS_MAX_SECTIONS',
-        pick('WEBSERVER_METRICS_MAX_SECTIONS', env, web['metrics_max_sections'], 500_000),
-      ),
-      findEntriesMax: asPositiveInteger(
-        'WEBSERVER_FIND_ENTRIES_MAX',
-        pick('WEBSERVER_FIND_ENTRIES_MAX', env, web['find_entries_max'], 100_000),
-      ),
-      findEntriesMaxBytes:
-        asPositive(
-          'WEBSERVER_FIND_ENTRIES_MAX_MB',
-          pick('WEBSERVER_FIND_ENTRIES_MAX_MB', env, web['find_entries_max_mb'], 64),
-        ) *
-        1024 *
-        1024,
-      bodyLimitBytes:
-        asPositive('WEBSERVER_BODY_LIMIT_MB', pick('WEBSERVER_BODY_LIMIT_MB', env, web['body_limit_mb'], 64)) *
-        1024 *
-        1024,
-      maxConcurrentPuts: asPositive(
-        'WEBSERVER_MAX_CONCURRENT_PUTS',
-        pick('WEBSERVER_MAX_CONCURRENT_PUTS', env, web['max_concurrent_puts'], 2),
-      ),
-      otherBodyLimitBytes:
-        asPositive(
-          'WEBSERVER_OTHER_BODY_LIMIT_KB',
-          pick('WEBSERVER_OTHER_BODY_LIMIT_KB', env, web['other_body_limit_kb'], 1024),
-        ) * 1024,
-      bodyBudgetBytes:
-        asPositive('WEBSERVER_BODY_BUDGET_MB', pick('WEBSERVER_BODY_BUDGET_MB', env, web['body_budget_mb'], 256)) *
-        1024 *
-        1024,
-      putQueueBytes:
-        asPositive('WEBSERVER_PUT_QUEUE_MB', pick('WEBSERVER_PUT_QUEUE_MB', env, web['put_queue_mb'], 128)) *
-        1024 *
-        1024,
-      bodyIdleTimeoutMs:
-        asPositive(
-          'WEBSERVER_BODY_IDLE_TIMEOUT_S',
-          pick('WEBSERVER_BODY_IDLE_TIMEOUT_S', env, web['body_idle_timeout_s'], 60),
-        ) * 1000,
-      bodyMinBytesPerSecond: asPositive(
-        'WEBSERVER_BODY_MIN_RATE_BPS',
-        pick('WEBSERVER_BODY_MIN_RATE_BPS', env, web['body_min_rate_bps'], 512),
-      ),
-      userCacheEntries: asPositive(
-        'WEBSERVER_USER_CACHE_ENTRIES',
-        pick('WEBSERVER_USER_CACHE_ENTRIES', env, web['user_cache_entries'], 100_000),
-      ),
+      aggregateMinUsers: asPositiveInteger(...webKey('aggregate_min_users', 5)),
+      metricsMaxSections: asPositiveInteger(...webKey('metrics_max_sections', 500_000)),
+      findEntriesMax: asPositiveInteger(...webKey('find_entries_max', 100_000)),
+      findEntriesMaxBytes: asPositive(...webKey('find_entries_max_mb', 64)) * 1024 * 1024,
+      bodyLimitBytes: asPositive(...webKey('body_limit_mb', 64)) * 1024 * 1024,
+      maxConcurrentPuts: asPositive(...webKey('max_concurrent_puts', 2)),
+      otherBodyLimitBytes: asPositive(...webKey('other_body_limit_kb', 1024)) * 1024,
+      bodyBudgetBytes: asPositive(...webKey('body_budget_mb', 256)) * 1024 * 1024,
+      putQueueBytes: asPositive(...webKey('put_queue_mb', 128)) * 1024 * 1024,
+      bodyIdleTimeoutMs: asPositive(...webKey('body_idle_timeout_s', 60)) * 1000,
+      bodyMinBytesPerSecond: asPositive(...webKey('body_min_rate_bps', 512)),
+      userCacheEntries: asPositive(...webKey('user_cache_entries', 100_000)),
       secretPrefixes: Array.isArray(secrets['client_secret_list']) ? secrets['client_secret_list'].map(String) : [],
       tokenList: Array.isArray(tokens['tokens']) ? tokens['tokens'].map(String) : [],
     },

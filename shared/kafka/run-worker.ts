@@ -30,6 +30,12 @@ export interface WorkerOptions {
   onFatal?: (error: Error) => void;
   /** Called last by stop(), after the consumer and the producer are disconnected (closes the pipeline log). */
   onStopped?: () => void;
+  /**
+   * Batches (each of one partition) handled at once. Batches of different partitions are independent, and a
+   * worker's batch mostly waits on Cassandra and Kafka, so a small entry (a label) need not wait behind a whole
+   * round of other partitions' batches. @defaultValue 2
+   */
+  partitionsAtOnce?: number;
 }
 
 export interface RunningWorker {
@@ -58,11 +64,11 @@ const lastOffset = (batch: Batch) => batch.messages[batch.messages.length - 1]!.
 /**
  * One pipeline worker (converter, trip builder): a member of `groupId` on `topic`, with an idempotent producer for
  * what it publishes. Run n of them (in one process or many) to work n partitions at once; Kafka spreads the
- * partitions among the members. Offsets are committed only after a batch's handler resolves (workerEachBatch), two
- * partitions of a worker at once.
+ * partitions among the members. Offsets are committed only after a batch's handler resolves (workerEachBatch),
+ * `partitionsAtOnce` partitions of a worker at once.
  */
 export async function runWorker(options: WorkerOptions): Promise<RunningWorker> {
-  const { kafka, groupId, topic, logger, onFatal, onStopped } = options;
+  const { kafka, groupId, topic, logger, onFatal, onStopped, partitionsAtOnce = 2 } = options;
   const producer = createIdempotentProducer(kafka);
   await producer.connect();
   const consumer = createWorkerConsumer(kafka, groupId, (error) => {
@@ -74,7 +80,7 @@ export async function runWorker(options: WorkerOptions): Promise<RunningWorker> 
   await consumer.run({
     autoCommit: true,
     eachBatchAutoResolve: false,
-    partitionsConsumedConcurrently: 2,
+    partitionsConsumedConcurrently: partitionsAtOnce,
     eachBatch: workerEachBatch(options.handler(producer)),
   });
   return {

@@ -110,25 +110,21 @@ export function entriesTooLarge(maxBytes: number): ValidationError {
   );
 }
 
+/** Which entries a read asks for: one user's, of the given keys (all keys when null), with `timeKey` in [start, end]. */
+export type FindArgs = [
+  userId: string,
+  keys: readonly string[] | null,
+  timeKey: TimeKey,
+  start: number,
+  end: number,
+  options?: FindOptions,
+];
+
 export interface TimeseriesReader {
-  /** Entries of one user, for the given keys (all keys when null), with `timeKey` in [start, end], sorted by it. */
-  find(
-    userId: string,
-    keys: readonly string[] | null,
-    timeKey: TimeKey,
-    start: number,
-    end: number,
-    options?: FindOptions,
-  ): Promise<string[]>;
+  /** The entries asked for, sorted by `timeKey`, as JSON. */
+  find(...args: FindArgs): Promise<string[]>;
   /** As `find`, each entry with its time (`timeKey`'s value), for callers that merge entries of several sources. */
-  findTimed(
-    userId: string,
-    keys: readonly string[] | null,
-    timeKey: TimeKey,
-    start: number,
-    end: number,
-    options?: FindOptions,
-  ): Promise<TimedEntry[]>;
+  findTimed(...args: FindArgs): Promise<TimedEntry[]>;
   /** How many entries of each key a user has (operator tooling and tests). */
   countByKey(userId: string): Promise<Record<string, number>>;
 }

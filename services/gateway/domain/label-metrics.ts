@@ -1,3 +1,4 @@
+import type { LabelTripFact as StoredLabelTripFact } from '../../../shared/tables/label-trip-metrics.js';
 import { passesK, rememberUser } from './metrics-summary.js';
 
 /**
@@ -6,19 +7,19 @@ import { passesK, rememberUser } from './metrics-summary.js';
  * builder keeps (`label_trip_metrics`) instead of from every composite trip.
  */
 
-/** One row of `label_trip_metrics`: one confirmed trip, its dimension values resolved by the trip builder. */
-export interface LabelTripFact {
-  userId: string;
-  /** The trip's local start date (`start_fmt_time[:10]`). */
-  localDate: string;
-  modeConfirm: string;
-  purposeConfirm: string;
-  replacedModeConfirm: string;
-  mode: string;
-  distance: number;
-  duration: number;
-  responded: boolean;
-}
+/** One confirmed trip with its dimension values resolved: a row of the label metrics the trip builder keeps. */
+export type LabelTripFact = Pick<
+  StoredLabelTripFact,
+  | 'userId'
+  | 'localDate'
+  | 'modeConfirm'
+  | 'purposeConfirm'
+  | 'replacedModeConfirm'
+  | 'mode'
+  | 'distance'
+  | 'duration'
+  | 'responded'
+>;
 
 export const LABEL_METRICS = ['count', 'distance', 'duration', 'response_count', 'footprint'] as const;
 export type LabelMetric = (typeof LABEL_METRICS)[number];

@@ -1,14 +1,8 @@
+import type { SectionFact } from '../../../shared/tables/section-metrics.js';
 import { type LocalDate, isoLocal, localDate } from '../../../shared/time/local-time.js';
 
-/** What the metrics need of one built section. */
-export interface SectionFact {
-  userId: string;
-  startTs: number;
-  timeZone: string;
-  mode: string;
-  distance: number;
-  duration: number;
-}
+/** What the metrics need of one built section: a row of the section metrics the trip builder keeps. */
+export type { SectionFact };
 
 export const METRICS = ['count', 'distance', 'duration', 'mean_speed', 'median_speed'] as const;
 export type MetricName = (typeof METRICS)[number];

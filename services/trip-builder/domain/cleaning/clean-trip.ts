@@ -13,13 +13,17 @@ export const MIN_TRIP_DISTANCE_M = 100;
 /** When extrapolating a trip's start back to its place, never claim more than this much (s) of the stay. */
 const MAX_EXTRAPOLATION_INTO_PLACE_S = 3 * 60;
 
-export interface CleanedSection {
+/** Where and when a movement (a section, a trip, an untracked period) starts and ends, and how long and far it is. */
+export interface Movement {
   startTs: number;
   endTs: number;
   startLoc: LonLat;
   endLoc: LonLat;
   duration: number;
   distance: number;
+}
+
+export interface CleanedSection extends Movement {
   mode: number;
   times: number[];
   coordinates: [number, number][];

@@ -1,9 +1,10 @@
-import { haversine, type LonLat } from '../geo.js';
+import { haversine } from '../geo.js';
 import type { LocationPoint, Observations } from '../observations.js';
 import {
   type CleanedSection,
   type CleanedStop,
   cleanTrip,
+  type Movement,
   MIN_TRIP_DISTANCE_M,
   type PlaceAnchor,
 } from '../cleaning/clean-trip.js';
@@ -24,17 +25,11 @@ const UNTRACKED_MIN_DISTANCE_M: Record<SegmenterName, number> = {
 const UNTRACKED_MAX_SPEED_MS = 3000 / 3600;
 
 /** A trip as the diary shows it: cleaned, resampled, with its sections and the stops between them. */
-export interface BuiltTrip {
+export interface BuiltTrip extends Movement {
   source: SegmenterName;
   /** The raw segmentation bounds (first and last fix), which identify the trip across rebuilds. */
   rawStartTs: number;
   rawEndTs: number;
-  startTs: number;
-  endTs: number;
-  startLoc: LonLat;
-  endLoc: LonLat;
-  duration: number;
-  distance: number;
   timeZone: string;
   /** The place the user left on this trip, as the segmentation saw it: where a rebuild from this trip starts. */
   placeBefore: PlaceAnchor | undefined;
