@@ -20,6 +20,7 @@ import pLimit from 'p-limit';
 import { provision } from '../deploy/provision/provision.js';
 import { createCassandraClient, createCql } from '../shared/cassandra/index.js';
 import { loadConfig } from '../shared/config/index.js';
+import { createUsersTable } from '../shared/tables/index.js';
 import { createTimeseriesReader } from '../shared/timeseries/index.js';
 import { stormRequest } from '../test/bad-input/arbitraries.js';
 import { createRawClient } from '../test/bad-input/raw-client.js';
@@ -199,10 +200,11 @@ async function main(): Promise<void> {
 
     // Every honest entry answered 200 must be in the timeseries exactly once.
     const reader = createTimeseriesReader(cql);
+    const users = createUsersTable(cql);
     const stored = async () => {
       let mismatched = 0;
       for (const user of phoneTokens) {
-        const uuid = (await cql.read('SELECT uuid FROM users_by_email WHERE user_email = ?', [user])).rows[0]?.['uuid'];
+        const uuid = (await users.findByEmail(user))?.uuid;
         const counts = await reader.countByKey(String(uuid));
         const n = Object.values(counts).reduce((a, b) => a + b, 0);
         if (n !== (sentEntries.get(user) ?? 0)) mismatched += 1;

@@ -12,10 +12,10 @@ import { replayDeadLetters } from '../converter/replay-dead-letters.js';
 import { labelsReport } from './labels-report.js';
 import { applyReset, planReset } from './reset-pipeline.js';
 import { topicName } from '../../shared/events/index.js';
+import { createUsersTable } from '../../shared/tables/index.js';
 import { createDiaryPublisher } from '../trip-builder/diary-publisher.js';
 import { planUserReset, resetUserTrips } from '../trip-builder/reset-user-trips.js';
-import { createCassandraTripStore } from '../trip-builder/store/cassandra-trip-store.js';
-import { createUsercacheDocuments } from '../trip-builder/store/cassandra-usercache-documents.js';
+import { composeTripBuilderStores } from '../trip-builder/compose.js';
 
 const HELP = `itinera <command> [options]   (operator commands; exit 0 on success)
 
@@ -73,8 +73,8 @@ async function connect() {
 }
 
 async function resolveUser(s: Services, who: string): Promise<string> {
-  const byEmail = await s.cql.read('SELECT uuid FROM users_by_email WHERE user_email = ?', [who]);
-  if (byEmail.rows[0]) return String(byEmail.rows[0]['uuid']);
+  const user = await createUsersTable(s.cql, { cacheEntries: 1 }).findByEmail(who);
+  if (user) return user.uuid;
   return /^[0-9a-f-]{36}$/.test(who) ? who : fail(`no user ${who}`, 1);
 }
 
@@ -85,7 +85,7 @@ async function resolveUser(s: Services, who: string): Promise<string> {
 async function resetOneUser(s: Services, who: string, date: string, dryRun: boolean): Promise<number> {
   const userId = await resolveUser(s, who);
   const fromTs = date === '' ? undefined : Date.parse(`${date}T00:00:00Z`) / 1000;
-  const trips = createCassandraTripStore(s.cql);
+  const { trips } = composeTripBuilderStores(s.cql);
   const plan = await planUserReset({ trips }, userId, fromTs);
   const from = Number.isFinite(plan.window.fromTs) ? new Date(plan.window.fromTs * 1000).toISOString() : 'the start';
   process.stdout.write(`user ${userId}: rebuilding from ${from}, replacing ${plan.tripsReplaced} trips\n`);
@@ -97,9 +97,7 @@ async function resetOneUser(s: Services, who: string, date: string, dryRun: bool
     const diaryTopic = topicName(s.config.kafka.topicPrefix, 'diary');
     const result = await resetUserTrips(
       {
-        timeseries: createTimeseriesReader(s.cql),
-        trips,
-        documents: createUsercacheDocuments(s.cql),
+        ...composeTripBuilderStores(s.cql),
         pipelineLog,
         now: () => Date.now() / 1000,
         publishDocument: createDiaryPublisher({ producer, codec: s.codec, topic: diaryTopic }),
@@ -234,11 +232,11 @@ async function main(argv: string[]): Promise<number> {
     case 'labels':
       return withServices(async (s) => {
         const uuid = await resolveUser(s, positionals[0] ?? fail('labels needs a token or a uuid'));
-        const trips = createCassandraTripStore(s.cql);
+        const { trips, timeseries } = composeTripBuilderStores(s.cql);
         const day = values.date ?? (await trips.latestTrips(uuid, 1))[0]?.localDate;
         if (day === undefined) fail(`no trips for ${uuid}`, 1);
         if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) fail('labels -d needs a date YYYY-MM-DD');
-        process.stdout.write(await labelsReport({ trips, timeseries: createTimeseriesReader(s.cql) }, uuid, day));
+        process.stdout.write(await labelsReport({ trips, timeseries }, uuid, day));
         return 0;
       });
     default:

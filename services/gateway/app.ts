@@ -24,7 +24,7 @@ import { metricsRoutes } from './routes/metrics.js';
 import type { PipelineStateReader } from './store/cassandra-pipeline-state-reader.js';
 import type { ProfileStore } from './store/cassandra-profile-store.js';
 import type { CustomLabelStore } from './store/cassandra-custom-label-store.js';
-import type { UserStore } from './store/cassandra-user-store.js';
+import type { UserStore } from '../../shared/tables/users.js';
 import type { WebLog } from './web-log.js';
 
 export interface GatewayDeps {

@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cql } from '../../shared/cassandra/index.js';
 import { startGateway, type RunningGateway } from '../../test/helpers/gateway.js';
-import { createCassandraUserStore } from './store/cassandra-user-store.js';
+import { createUsersTable } from '../../shared/tables/users.js';
 import { topicSize } from '../../test/helpers/read-topic.js';
 import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
 
@@ -312,7 +312,7 @@ describe('credentials', () => {
   it('When more users call than the user cache holds, then the least recent are read again and every one is recognised', async () => {
     let reads = 0;
     const counted = { ...env.cql, read: (...args: Parameters<Cql['read']>) => ((reads += 1), env.cql.read(...args)) };
-    const users = createCassandraUserStore(counted as Cql, { cacheEntries: 2 });
+    const users = createUsersTable(counted as Cql, { cacheEntries: 2 });
     const tokens = Array.from({ length: 6 }, (_, i) => `lru-${i}@example.org`);
     const registered = [];
     for (const token of tokens) registered.push((await users.register(token)).user.uuid);

@@ -170,12 +170,26 @@ export async function renderDay(deps: DayReaders, userId: string, day: string): 
     timeline: labelled.moves
       .filter(({ move }) => !move.untracked)
       .map(({ move, previous, next }) => tripToGeojson(userId, move, previous, next)),
-    composites: labelled.moves.map(({ move, previous, next, labels }) =>
-      move.untracked
-        ? untrackedToCompositeEntry(userId, move, previous, next, labels)
-        : tripToCompositeEntry(userId, move, previous, next, labels),
-    ),
+    composites: compositesOf(userId, labelled),
   };
+}
+
+/** A day's composite trips alone, labelled: all a new label changes (getTrips' timeline carries no labels). */
+export async function renderCompositeDay(
+  deps: DayReaders,
+  userId: string,
+  day: string,
+): Promise<RenderedDay['composites']> {
+  const labelled = await labelDay(deps, userId, day);
+  return labelled ? compositesOf(userId, labelled) : [];
+}
+
+function compositesOf(userId: string, { moves }: LabelledDay): RenderedDay['composites'] {
+  return moves.map(({ move, previous, next, labels }) =>
+    move.untracked
+      ? untrackedToCompositeEntry(userId, move, previous, next, labels)
+      : tripToCompositeEntry(userId, move, previous, next, labels),
+  );
 }
 
 /**

@@ -11,3 +11,4 @@ export * from './pipeline-state.js';
 export * from './section-metrics.js';
 export * from './trip-label-counts.js';
 export * from './usercache-documents.js';
+export * from './users.js';

@@ -1,22 +1,10 @@
-import { createIdempotentProducer } from '../../shared/kafka/index.js';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { createCql } from '../../shared/cassandra/index.js';
-import { topicName } from '../../shared/events/index.js';
-import { createSchemaRegistry, createAvroCodec } from '../../shared/schema-registry/index.js';
-import { createTimeseriesReader } from '../../shared/timeseries/index.js';
 import { createApp, type GatewayDeps } from '../../services/gateway/app.js';
-import { createDependencyProbes } from '../../services/gateway/dependency-probes.js';
-import { createUsercachePublisher } from '../../services/gateway/ingest/kafka-usercache-publisher.js';
-import { createCassandraDocumentReader } from '../../services/gateway/store/cassandra-document-store.js';
-import { createCassandraDiaryReader } from '../../services/gateway/store/cassandra-diary-reader.js';
-import { createPipelineStateReader } from '../../services/gateway/store/cassandra-pipeline-state-reader.js';
-import { createCassandraProfileStore } from '../../services/gateway/store/cassandra-profile-store.js';
-import { createCassandraCustomLabelStore } from '../../services/gateway/store/cassandra-custom-label-store.js';
-import { createCassandraUserStore } from '../../services/gateway/store/cassandra-user-store.js';
+import { composeGateway } from '../../services/gateway/compose.js';
 import { createWebLog } from '../../services/gateway/web-log.js';
 import type { TestEnv } from './test-env.js';
 import type { Kafka } from 'kafkajs';
@@ -45,34 +33,14 @@ export async function startGateway(
   const out = new PassThrough();
   const printed: string[] = [];
   out.on('data', (chunk: Buffer) => printed.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
-  const cql = createCql(env.cassandra);
-  const producer = createIdempotentProducer(overrides.kafka ?? env.kafka);
-  const codec = createAvroCodec(createSchemaRegistry(env.config.schemaRegistry.url));
-  const readiness = createDependencyProbes({
-    kafka: env.kafka,
-    cassandra: env.cassandra,
-    registryUrl: env.config.schemaRegistry.url,
-  });
-  const app = createApp({
+  const composed = composeGateway({
     config: env.config,
-    users: createCassandraUserStore(cql, { cacheEntries: env.config.webserver.userCacheEntries }),
-    profiles: createCassandraProfileStore(cql),
-    customLabels: createCassandraCustomLabelStore(cql),
-    documents: createCassandraDocumentReader(cql),
-    diary: createCassandraDiaryReader(cql),
-    timeseries: createTimeseriesReader(cql),
-    pipeline: createPipelineStateReader(cql),
-    publisher: createUsercachePublisher({
-      producer,
-      codec,
-      topic: topicName(env.config.kafka.topicPrefix, 'usercache'),
-      sendTimeoutMs: 8000,
-    }),
+    cassandra: env.cassandra,
+    kafka: overrides.kafka ?? env.kafka,
     webLog,
-    probes: readiness.probes,
-    stdout: out,
-    ...overrides,
+    sendTimeoutMs: 8000,
   });
+  const app = createApp({ ...composed.deps, stdout: out, ...overrides });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -103,8 +71,7 @@ export async function startGateway(
     },
     async close() {
       await new Promise((r) => server.close(r));
-      await producer.disconnect().catch(() => undefined);
-      await readiness.close().catch(() => undefined);
+      await composed.close();
       webLog.close();
     },
   };

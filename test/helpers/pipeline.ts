@@ -7,17 +7,15 @@ import { topicName } from '../../shared/events/index.js';
 import { valueSubject } from '../../shared/schema-registry/index.js';
 import { toPhoneRecord, type PhoneEntry } from './phone-entries.js';
 import { createIntakeLog } from '../../shared/logger/intake-log.js';
-import { createErrorTimeseries, createTimeseriesReader } from '../../shared/timeseries/index.js';
 import type { ConverterDeps } from '../../services/converter/handler.js';
 import { runConverter, type RunningConverter } from '../../services/converter/run-converter.js';
-import { createTimeseriesWriter } from '../../services/converter/store/cassandra-timeseries-writer.js';
+import { composeConverterStores } from '../../services/converter/compose.js';
 import {
   runTripBuilder,
   type RunningTripBuilder,
   type RunTripBuilderDeps,
 } from '../../services/trip-builder/run-trip-builder.js';
-import { createCassandraTripStore } from '../../services/trip-builder/store/cassandra-trip-store.js';
-import { createUsercacheDocuments } from '../../services/trip-builder/store/cassandra-usercache-documents.js';
+import { composeTripBuilderStores } from '../../services/trip-builder/compose.js';
 import { startGateway, type RunningGateway } from './gateway.js';
 import { createTestEnv, serviceEnv, type TestEnv } from './test-env.js';
 
@@ -29,8 +27,7 @@ const intakeDir = mkdtempSync(join(tmpdir(), 'itinera-intake-'));
 export function startConverter(env: TestEnv, convert?: ConverterDeps['convert']): Promise<RunningConverter> {
   return runConverter(env.kafka, {
     codec: env.codec,
-    timeseries: createTimeseriesWriter(env.cql),
-    errors: createErrorTimeseries(env.cql),
+    ...composeConverterStores(env.cql),
     topicPrefix: env.config.kafka.topicPrefix,
     logger: env.logger,
     intakeLog: createIntakeLog(intakeDir, 0),
@@ -46,10 +43,7 @@ export function startTripBuilder(
 ): Promise<RunningTripBuilder> {
   return runTripBuilder(env.kafka, {
     codec: env.codec,
-    timeseries: createTimeseriesReader(env.cql),
-    trips: createCassandraTripStore(env.cql),
-    documents: createUsercacheDocuments(env.cql),
-    errors: createErrorTimeseries(env.cql),
+    ...composeTripBuilderStores(env.cql),
     topicPrefix: env.config.kafka.topicPrefix,
     logger: env.logger,
     pipelineLog: createIntakeLog(intakeDir, worker, 'info', 'trips'),

@@ -3,7 +3,7 @@ import type { Config } from '../../../shared/config/index.js';
 import { ForbiddenError } from '../../../shared/errors/index.js';
 import { verifyToken } from '../auth/resolve-token.js';
 import type { GatewayState } from '../gateway-state.js';
-import type { User, UserStore } from '../store/cassandra-user-store.js';
+import type { User, UserStore } from '../../../shared/tables/users.js';
 
 export interface IdentifyDeps {
   auth: Config['webserver'];

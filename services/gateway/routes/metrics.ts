@@ -14,7 +14,7 @@ import {
 import { bodyOf, type Body } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
 import type { DiaryReader } from '../store/cassandra-diary-reader.js';
-import type { User } from '../store/cassandra-user-store.js';
+import type { User } from '../../../shared/tables/users.js';
 import { identifyUser, type IdentifyDeps } from './identify-user.js';
 
 export interface MetricsLimits {

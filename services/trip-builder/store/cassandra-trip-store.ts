@@ -41,10 +41,15 @@ export interface TripStore {
   /** Replaces the trips from `fromTs` on: deletes the old ones (and their metrics rows), writes the new ones. */
   replaceTrips(userId: string, old: readonly IndexedTrip[], fresh: readonly BuiltTrip[]): Promise<void>;
   /**
-   * One trip-local date as the phone reads it: getTrips' timeline and the composite-trip entries; empty deletes.
-   * Also the day's per-trip rows of the label metrics (`label_trip_metrics`), replacing the user's old ones.
+   * One trip-local date as the phone reads it: getTrips' timeline and the composite-trip entries (saveCompositeDay);
+   * an empty timeline deletes the day.
    */
   saveDiaryDay(userId: string, localDate: string, day: RenderedDay): Promise<void>;
+  /**
+   * The day's composite-trip entries alone, with what is counted from them (`labeled_trips`, the label metrics'
+   * rows): what a new label changes, since getTrips' timeline carries no labels.
+   */
+  saveCompositeDay(userId: string, localDate: string, composites: RenderedDay['composites']): Promise<void>;
   latestTrips(userId: string, limit: number): Promise<IndexedTrip[]>;
   firstTrip(userId: string): Promise<IndexedTrip | undefined>;
   saveProgress(userId: string, progress: PipelineProgress): Promise<void>;
@@ -91,6 +96,26 @@ export function createCassandraTripStore(cql: Cql): TripStore {
     );
     const row = rs.rows[0];
     return row ? (JSON.parse(String(row['trip'])) as BuiltTrip) : undefined;
+  }
+
+  async function saveCompositeDay(userId: string, localDate: string, composites: RenderedDay['composites']) {
+    const labelFacts = tripLabelFacts(composites).map((f) => ({ ...f, userId }));
+    if (composites.length === 0) {
+      await Promise.all([
+        compositeDays.remove(userId, localDate),
+        labelCounts.remove(userId, localDate),
+        labelMetrics.replaceDay(userId, localDate, labelFacts),
+      ]);
+      return;
+    }
+    await Promise.all([
+      compositeDays.save(userId, localDate, composites),
+      labelCounts.save(userId, localDate, {
+        totalTrips: composites.filter(isTripComposite).length,
+        labeledTrips: composites.filter(isLabeled).length,
+      }),
+      labelMetrics.replaceDay(userId, localDate, labelFacts),
+    ]);
   }
 
   return {
@@ -184,26 +209,14 @@ export function createCassandraTripStore(cql: Cql): TripStore {
       await Promise.all(writes.map((w) => cql.write(w.query, w.params)));
     },
     async saveDiaryDay(userId, localDate, day) {
-      const labelFacts = tripLabelFacts(day.composites).map((f) => ({ ...f, userId }));
-      if (day.timeline.length === 0) {
-        await Promise.all([
-          diaryDays.remove(userId, localDate),
-          compositeDays.remove(userId, localDate),
-          labelCounts.remove(userId, localDate),
-          labelMetrics.replaceDay(userId, localDate, labelFacts),
-        ]);
-        return;
-      }
       await Promise.all([
-        diaryDays.save(userId, localDate, day.timeline),
-        compositeDays.save(userId, localDate, day.composites),
-        labelCounts.save(userId, localDate, {
-          totalTrips: day.composites.filter(isTripComposite).length,
-          labeledTrips: day.composites.filter(isLabeled).length,
-        }),
-        labelMetrics.replaceDay(userId, localDate, labelFacts),
+        day.timeline.length === 0
+          ? diaryDays.remove(userId, localDate)
+          : diaryDays.save(userId, localDate, day.timeline),
+        saveCompositeDay(userId, localDate, day.timeline.length === 0 ? [] : day.composites),
       ]);
     },
+    saveCompositeDay,
     async latestTrips(userId, limit) {
       const rs = await cql.read(
         `SELECT ${INDEX_COLUMNS} FROM trip_index WHERE user_id = ? ORDER BY raw_start_ts DESC LIMIT ?`,

@@ -1,7 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { Cql } from '../../../shared/cassandra/index.js';
+import type { Cql } from '../cassandra/index.js';
 
+/**
+ * Tables `users_by_email` and `users_by_uuid`: every registered user, by the token the phone sends (its "email") and
+ * by the UUID everything else is keyed by. Written by the gateway (`/profile/create`); read by the gateway on every
+ * call (through a bounded cache) and by operators' commands (`npx itinera user`, resets by email).
+ */
 export interface User {
   uuid: string;
   userEmail: string;
@@ -32,7 +37,7 @@ export interface UserStoreOptions {
   cacheEntries?: number;
 }
 
-export function createCassandraUserStore(cql: Cql, { cacheEntries = 100_000 }: UserStoreOptions = {}): UserStore {
+export function createUsersTable(cql: Cql, { cacheEntries = 100_000 }: UserStoreOptions = {}): UserStore {
   // Bounded: a client cycling through tokens (valid or forged, in skip mode every token is a user) must not grow
   // the gateway's heap without end.
   const byEmail = new LRUCache<string, User>({ max: cacheEntries });

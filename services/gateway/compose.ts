@@ -1,0 +1,64 @@
+import type { Kafka } from 'kafkajs';
+import { type CassandraClient, createCql } from '../../shared/cassandra/index.js';
+import type { Config } from '../../shared/config/index.js';
+import { topicName } from '../../shared/events/index.js';
+import { createIdempotentProducer } from '../../shared/kafka/index.js';
+import { createAvroCodec, createSchemaRegistry } from '../../shared/schema-registry/index.js';
+import { createTimeseriesReader } from '../../shared/timeseries/index.js';
+import type { GatewayDeps } from './app.js';
+import { createDependencyProbes } from './dependency-probes.js';
+import { createUsercachePublisher } from './ingest/kafka-usercache-publisher.js';
+import { createCassandraCustomLabelStore } from './store/cassandra-custom-label-store.js';
+import { createCassandraDiaryReader } from './store/cassandra-diary-reader.js';
+import { createCassandraDocumentReader } from './store/cassandra-document-store.js';
+import { createCassandraProfileStore } from './store/cassandra-profile-store.js';
+import { createPipelineStateReader } from './store/cassandra-pipeline-state-reader.js';
+import { createUsersTable } from '../../shared/tables/users.js';
+import type { WebLog } from './web-log.js';
+
+export interface GatewayClients {
+  config: Config;
+  cassandra: CassandraClient;
+  kafka: Kafka;
+  webLog: WebLog;
+  /** How long a put waits for Kafka's acknowledgement. @defaultValue config.kafka.ackTimeoutMs */
+  sendTimeoutMs?: number;
+}
+
+export interface ComposedGateway {
+  deps: GatewayDeps;
+  /** Disconnects what composing opened (the producer, the readiness probes' clients); the caller's clients stay. */
+  close(): Promise<void>;
+}
+
+/** The gateway's dependencies from its configuration and clients: what main.ts, the tests and the bench run. */
+export function composeGateway({ config, cassandra, kafka, webLog, sendTimeoutMs }: GatewayClients): ComposedGateway {
+  const cql = createCql(cassandra);
+  const producer = createIdempotentProducer(kafka);
+  const codec = createAvroCodec(createSchemaRegistry(config.schemaRegistry.url));
+  const readiness = createDependencyProbes({ kafka, cassandra, registryUrl: config.schemaRegistry.url });
+  return {
+    deps: {
+      config,
+      users: createUsersTable(cql, { cacheEntries: config.webserver.userCacheEntries }),
+      profiles: createCassandraProfileStore(cql),
+      customLabels: createCassandraCustomLabelStore(cql),
+      documents: createCassandraDocumentReader(cql),
+      diary: createCassandraDiaryReader(cql),
+      timeseries: createTimeseriesReader(cql),
+      pipeline: createPipelineStateReader(cql),
+      publisher: createUsercachePublisher({
+        producer,
+        codec,
+        topic: topicName(config.kafka.topicPrefix, 'usercache'),
+        sendTimeoutMs: sendTimeoutMs ?? config.kafka.ackTimeoutMs,
+      }),
+      webLog,
+      probes: readiness.probes,
+    },
+    async close() {
+      await producer.disconnect().catch(() => undefined);
+      await readiness.close().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import type { Cql } from '../../shared/cassandra/index.js';
+import { createErrorTimeseries, createTimeseriesReader } from '../../shared/timeseries/index.js';
+import type { TripBuilderDeps } from './handler.js';
+import { createCassandraTripStore } from './store/cassandra-trip-store.js';
+import { createUsercacheDocuments } from './store/cassandra-usercache-documents.js';
+
+/** What the trip builder reads and writes in Cassandra. */
+export type TripBuilderStores = Pick<TripBuilderDeps, 'timeseries' | 'trips' | 'documents' | 'errors'>;
+
+/** The trip builder's stores over one Cassandra session: what main.ts, the CLI's resets and the tests run. */
+export function composeTripBuilderStores(cql: Cql): TripBuilderStores {
+  return {
+    timeseries: createTimeseriesReader(cql),
+    trips: createCassandraTripStore(cql),
+    documents: createUsercacheDocuments(cql),
+    errors: createErrorTimeseries(cql),
+  };
+}
