@@ -33,8 +33,8 @@ export function topicPlan(prefix: string, partitions: number, replication: numbe
       partitions,
       config: { ...durability, 'retention.ms': String(30 * 24 * 3600 * 1000), 'max.message.bytes': '4194304' },
     },
-    // Dead letters must outlive an operator's holiday; they are also in Cassandra's error_timeseries table. One
-    // carries a whole refused usercache record (up to 4 MiB, base64 when undecodable), so the broker's 1 MB
+    // Dead letters must outlive an operator's holiday; they are also in Cassandra's error table (shared/timeseries).
+    // One carries a whole refused usercache record (up to 4 MiB, base64 when undecodable), so the broker's 1 MB
     // default would refuse exactly the letters of the largest entries.
     errorTimeseries: {
       partitions: 4,

@@ -92,7 +92,14 @@ export function createApp(deps: GatewayDeps): Koa<GatewayState> {
       : { limitBytes: web.otherBodyLimitBytes, budget: callBodies };
   app.use(limitBody({ boundsFor, idleTimeoutMs: web.bodyIdleTimeoutMs, minBytesPerSecond: web.bodyMinBytesPerSecond }));
   app.use(readPutBody());
-  app.use(putAdmission({ maxConcurrent: web.maxConcurrentPuts, maxWaitingBytes: web.putQueueBytes }));
+  app.use(
+    putAdmission({
+      maxConcurrent: web.maxConcurrentPuts,
+      // Two of the largest puts at once, or many small ones: what bounds the heap of parsed puts.
+      maxActiveBytes: 2 * web.bodyLimitBytes,
+      maxWaitingBytes: web.putQueueBytes,
+    }),
+  );
   app.use(parsePutBody());
   app.use(parseJsonBody({ limitFor: (route) => boundsFor(route).limitBytes }));
   for (const router of routers) app.use(router.routes());

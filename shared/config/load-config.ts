@@ -200,7 +200,7 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
       findEntriesMax: asPositiveInteger(...webKey('find_entries_max', 100_000)),
       findEntriesMaxBytes: asPositive(...webKey('find_entries_max_mb', 64)) * 1024 * 1024,
       bodyLimitBytes: asPositive(...webKey('body_limit_mb', 64)) * 1024 * 1024,
-      maxConcurrentPuts: asPositive(...webKey('max_concurrent_puts', 2)),
+      maxConcurrentPuts: asPositive(...webKey('max_concurrent_puts', 16)),
       otherBodyLimitBytes: asPositive(...webKey('other_body_limit_kb', 1024)) * 1024,
       bodyBudgetBytes: asPositive(...webKey('body_budget_mb', 256)) * 1024 * 1024,
       putQueueBytes: asPositive(...webKey('put_queue_mb', 128)) * 1024 * 1024,

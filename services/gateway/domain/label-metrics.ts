@@ -4,7 +4,7 @@ import { passesK, rememberUser } from './metrics-summary.js';
 /**
  * `/result/metrics/yyyy_mm_dd`: the aggregate comparison over all users' confirmed trips by label, per trip-local
  * day, as e-mission-common's `metrics_summaries.generate_summaries` computes it, from the per-trip rows the trip
- * builder keeps (`label_trip_metrics`) instead of from every composite trip.
+ * builder keeps (shared/tables/label-trip-metrics.ts) instead of from every composite trip.
  */
 
 /** One confirmed trip with its dimension values resolved: a row of the label metrics the trip builder keeps. */

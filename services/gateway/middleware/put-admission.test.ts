@@ -65,3 +65,38 @@ describe('put admission', () => {
     await Promise.all([running, queued]);
   });
 });
+
+describe('put admission by size', () => {
+  it('When small puts arrive, then several run at once within the byte bound, and a big one waits its turn in order', async () => {
+    const admit = putAdmission({ maxConcurrent: 8, maxActiveBytes: 100 });
+    const finish: (() => void)[] = [];
+    const started: string[] = [];
+    const run = (name: string, bytes: number) =>
+      admit(ctx('/usercache/put', bytes), () => {
+        started.push(name);
+        return new Promise<void>((r) => finish.push(r));
+      });
+    const all = [run('a', 30), run('b', 30), run('big', 90), run('c', 20)];
+    await new Promise((r) => setImmediate(r));
+    // a and b fit together; big does not, and c, behind it, waits: arrival order is kept.
+    expect(started).toEqual(['a', 'b']);
+    finish.shift()!();
+    finish.shift()!();
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual(['a', 'b', 'big']);
+    finish.shift()!();
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual(['a', 'b', 'big', 'c']);
+    finish.shift()!();
+    await Promise.all(all);
+  });
+
+  it('When a put is larger than the whole bound, then it still runs once nothing else does', async () => {
+    const admit = putAdmission({ maxConcurrent: 8, maxActiveBytes: 100 });
+    let ran = false;
+    await admit(ctx('/usercache/put', 500), async () => {
+      ran = true;
+    });
+    expect(ran).toBe(true);
+  });
+});

@@ -34,11 +34,12 @@ export interface MetricsDeps extends IdentifyDeps {
 /**
  * `/result/metrics/<timestamp|local_date>`: count, distance, duration and mean speed (median_speed is its alias)
  * per sensed mode, for the calling user and/or aggregated over all users, from the sections the trip builder keeps
- * in `section_metrics` (one partition per day, so a call reads the days asked for, never every trip). Sections are
- * summed as they stream in; a call is bounded in days, in rows read, and in partitions read at once.
+ * in the section metrics table (shared/tables; one partition per day, so a call reads the days asked for, never
+ * every trip). Sections are summed as they stream in; a call is bounded in days, in rows read, and in partitions
+ * read at once.
  *
  * `/result/metrics/yyyy_mm_dd` (the current app's group cards): the aggregate over all users' confirmed trips by
- * label and trip-local day, from the per-trip rows the trip builder keeps in `label_trip_metrics` (one partition
+ * label and trip-local day, from the per-trip rows the trip builder keeps in the label metrics table (one partition
  * per day, same bounds), in the answer form the request's `metric_list` shape asks for (domain/label-metrics).
  * Bodies are parsed in domain/parse-metrics-query.ts.
  */
