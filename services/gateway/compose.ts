@@ -7,7 +7,7 @@ import { createAvroCodec, createSchemaRegistry } from '../../shared/schema-regis
 import { createTimeseriesReader } from '../../shared/timeseries/index.js';
 import type { GatewayDeps } from './app.js';
 import { createDependencyProbes } from './dependency-probes.js';
-import { createUsercachePublisher } from './ingest/kafka-usercache-publisher.js';
+import { createPublisherPool, createUsercachePublisher } from './ingest/kafka-usercache-publisher.js';
 import { createCassandraCustomLabelStore } from './store/cassandra-custom-label-store.js';
 import { createCassandraDiaryReader } from './store/cassandra-diary-reader.js';
 import { createCassandraDocumentReader } from './store/cassandra-document-store.js';
@@ -15,6 +15,9 @@ import { createCassandraProfileStore } from './store/cassandra-profile-store.js'
 import { createPipelineStateReader } from './store/cassandra-pipeline-state-reader.js';
 import { createUsersTable } from '../../shared/tables/users.js';
 import type { WebLog } from './web-log.js';
+
+/** Kafka producers a gateway publishes puts through (see createPublisherPool). */
+const PRODUCERS = 4;
 
 export interface GatewayClients {
   config: Config;
@@ -27,14 +30,14 @@ export interface GatewayClients {
 
 export interface ComposedGateway {
   deps: GatewayDeps;
-  /** Disconnects what composing opened (the producer, the readiness probes' clients); the caller's clients stay. */
+  /** Disconnects what composing opened (the producers, the readiness probes' clients); the caller's clients stay. */
   close(): Promise<void>;
 }
 
 /** The gateway's dependencies from its configuration and clients: what main.ts, the tests and the bench run. */
 export function composeGateway({ config, cassandra, kafka, webLog, sendTimeoutMs }: GatewayClients): ComposedGateway {
   const cql = createCql(cassandra);
-  const producer = createIdempotentProducer(kafka);
+  const producers = Array.from({ length: PRODUCERS }, () => createIdempotentProducer(kafka));
   const codec = createAvroCodec(createSchemaRegistry(config.schemaRegistry.url));
   const readiness = createDependencyProbes({ kafka, cassandra, registryUrl: config.schemaRegistry.url });
   return {
@@ -47,17 +50,21 @@ export function composeGateway({ config, cassandra, kafka, webLog, sendTimeoutMs
       diary: createCassandraDiaryReader(cql),
       timeseries: createTimeseriesReader(cql),
       pipeline: createPipelineStateReader(cql),
-      publisher: createUsercachePublisher({
-        producer,
-        codec,
-        topic: topicName(config.kafka.topicPrefix, 'usercache'),
-        sendTimeoutMs: sendTimeoutMs ?? config.kafka.ackTimeoutMs,
-      }),
+      publisher: createPublisherPool(
+        producers.map((producer) =>
+          createUsercachePublisher({
+            producer,
+            codec,
+            topic: topicName(config.kafka.topicPrefix, 'usercache'),
+            sendTimeoutMs: sendTimeoutMs ?? config.kafka.ackTimeoutMs,
+          }),
+        ),
+      ),
       webLog,
       probes: readiness.probes,
     },
     async close() {
-      await producer.disconnect().catch(() => undefined);
+      await Promise.all(producers.map((p) => p.disconnect().catch(() => undefined)));
       await readiness.close().catch(() => undefined);
     },
   };

@@ -1,6 +1,11 @@
 import type { Producer, RecordMetadata } from 'kafkajs';
 import { isOutage, recordRefusal } from '../../../shared/errors/classify.js';
-import { DependencyUnavailableError, PayloadTooLargeError, ValidationError } from '../../../shared/errors/index.js';
+import {
+  ConfigError,
+  DependencyUnavailableError,
+  PayloadTooLargeError,
+  ValidationError,
+} from '../../../shared/errors/index.js';
 import { sendChunked } from '../../../shared/kafka/index.js';
 import { valueSubject, type AvroCodec } from '../../../shared/schema-registry/index.js';
 import type { UsercacheRecord } from '../../../shared/events/index.js';
@@ -85,6 +90,22 @@ export function createUsercachePublisher({
       } finally {
         clearTimeout(timer);
       }
+    },
+  };
+}
+
+/**
+ * Several publishers as one, each user always on the same one. An idempotent producer has one request in flight
+ * (create-kafka.ts), so with a single producer every put waits for the acknowledgements of the puts before it: a
+ * few producers let puts of different users be acknowledged side by side, and a user's own puts stay in order.
+ */
+export function createPublisherPool(publishers: readonly UsercachePublisher[]): UsercachePublisher {
+  if (publishers.length === 0) throw new ConfigError('a publisher pool needs at least one publisher');
+  return {
+    publish(userId, records) {
+      let hash = 0;
+      for (let i = 0; i < userId.length; i++) hash = (hash * 31 + userId.charCodeAt(i)) >>> 0;
+      return publishers[hash % publishers.length]!.publish(userId, records);
     },
   };
 }
