@@ -185,10 +185,8 @@ export async function renderCompositeDay(
 }
 
 function compositesOf(userId: string, { moves }: LabelledDay): RenderedDay['composites'] {
-  return moves.map(({ move, previous, next, labels }) =>
-    move.untracked
-      ? untrackedToCompositeEntry(userId, move, previous, next, labels)
-      : tripToCompositeEntry(userId, move, previous, next, labels),
+  return moves.map(({ move, ...around }) =>
+    move.untracked ? untrackedToCompositeEntry(userId, move, around) : tripToCompositeEntry(userId, move, around),
   );
 }
 

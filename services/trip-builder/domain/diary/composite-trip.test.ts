@@ -8,7 +8,7 @@ import { tripToGeojson } from './trip-geojson.js';
 
 const USER = '0763de67-f61e-3f5d-90e7-518e69793954';
 const trips = buildTrips(toObservations(loadRealDay('shankari_2015-aug-27')), undefined).trips;
-const composites = trips.map((t, i) => tripToCompositeEntry(USER, t, trips[i - 1], trips[i + 1]));
+const composites = trips.map((t, i) => tripToCompositeEntry(USER, t, { previous: trips[i - 1], next: trips[i + 1] }));
 
 /** What the current app's unpacking needs of any entry, nested ones included (emission-client.md §5.3). */
 function expectFullEntry(e: any, key: string) {
@@ -77,7 +77,7 @@ describe('composite trips', () => {
   });
 
   it('When the same trips are rendered twice, then the entries are identical (a rebuild changes nothing the phone cached)', () => {
-    const again = trips.map((t, i) => tripToCompositeEntry(USER, t, trips[i - 1], trips[i + 1]));
+    const again = trips.map((t, i) => tripToCompositeEntry(USER, t, { previous: trips[i - 1], next: trips[i + 1] }));
     expect(JSON.stringify(again)).toBe(JSON.stringify(composites));
   });
 });

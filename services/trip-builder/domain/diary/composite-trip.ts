@@ -23,14 +23,8 @@ import {
  * domain/labels). There are no inferences yet, so `inferred_labels` is empty and `expectation.to_label` is true,
  * as e-mission configures it without a label-inference model.
  */
-export function tripToCompositeEntry(
-  userId: string,
-  trip: BuiltTrip,
-  previous: BuiltTrip | undefined,
-  next: BuiltTrip | undefined,
-  labels: TripLabels = NO_LABELS,
-) {
-  const { entry, ids, startPlace, endPlace } = compositeParts(userId, trip, previous, next, labels);
+export function tripToCompositeEntry(userId: string, trip: BuiltTrip, around: MoveContext = {}) {
+  const { entry, ids, startPlace, endPlace, labels } = compositeParts(userId, trip, around);
   const tz = trip.timeZone;
   const summary = {
     distance: {} as Record<string, number>,
@@ -109,14 +103,8 @@ export function tripToCompositeEntry(
  * `analysis/confirmed_untracked`, with its places and labels like a trip but no sections and no locations. The app
  * shows it as a gap the user may still label.
  */
-export function untrackedToCompositeEntry(
-  userId: string,
-  period: BuiltTrip,
-  previous: BuiltTrip | undefined,
-  next: BuiltTrip | undefined,
-  labels: TripLabels = NO_LABELS,
-) {
-  const { entry, ids, startPlace, endPlace } = compositeParts(userId, period, previous, next, labels);
+export function untrackedToCompositeEntry(userId: string, period: BuiltTrip, around: MoveContext = {}) {
+  const { entry, ids, startPlace, endPlace, labels } = compositeParts(userId, period, around);
   return entry(
     ids.trip,
     'analysis/composite_trip',
@@ -134,13 +122,7 @@ export function untrackedToCompositeEntry(
 }
 
 /** What a trip's and an untracked period's composites share: the entry shape, the ids and both confirmed places. */
-function compositeParts(
-  userId: string,
-  move: BuiltTrip,
-  previous: BuiltTrip | undefined,
-  next: BuiltTrip | undefined,
-  labels: TripLabels,
-) {
+function compositeParts(userId: string, move: BuiltTrip, { previous, next, labels = NO_LABELS }: MoveContext) {
   const tz = move.timeZone;
   const ids = tripIds(userId, move, previous);
   const nextIds = next ? tripIds(userId, next, move) : undefined;
@@ -171,7 +153,14 @@ function compositeParts(
     ...endPlaceStay(move, next, ids, nextIds),
     ...labels.endPlace,
   });
-  return { entry, ids, startPlace, endPlace };
+  return { entry, ids, startPlace, endPlace, labels };
+}
+
+/** What a composite shows of a move's surroundings: the moves before and after it (its places' stays), its labels. */
+export interface MoveContext {
+  previous?: BuiltTrip | undefined;
+  next?: BuiltTrip | undefined;
+  labels?: TripLabels;
 }
 
 /** What the user said about a trip and the places it leaves and reaches. */

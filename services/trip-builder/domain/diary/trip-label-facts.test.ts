@@ -9,15 +9,17 @@ const USER = '0763de67-f61e-3f5d-90e7-518e69793954';
 const trips = buildTrips(toObservations(loadRealDay('shankari_2015-aug-27')), undefined).trips;
 const NONE = { user_input: {}, additions: [] };
 const labelled = (i: number, userInput: Record<string, unknown>) =>
-  tripToCompositeEntry(USER, trips[i]!, trips[i - 1], trips[i + 1], {
-    trip: { user_input: userInput as never, additions: [] },
-    startPlace: NONE,
-    endPlace: NONE,
+  tripToCompositeEntry(USER, trips[i]!, {
+    previous: trips[i - 1],
+    next: trips[i + 1],
+    labels: { trip: { user_input: userInput as never, additions: [] }, startPlace: NONE, endPlace: NONE },
   });
 
 describe('trip label facts', () => {
   it('When trips carry no labels, then every label dimension is UNLABELED and mode is the dominant sensed mode', () => {
-    const composites = trips.map((t, i) => tripToCompositeEntry(USER, t, trips[i - 1], trips[i + 1]));
+    const composites = trips.map((t, i) =>
+      tripToCompositeEntry(USER, t, { previous: trips[i - 1], next: trips[i + 1] }),
+    );
     const facts = tripLabelFacts(composites);
     expect(facts).toHaveLength(composites.length);
     facts.forEach((f, i) => {
