@@ -35,7 +35,7 @@ export type DayReaders = Pick<RebuildDeps, 'timeseries' | 'trips'>;
 /** Far enough in the future for "everything after": data.ts of a phone's entries never exceeds it. */
 const END_OF_TIME = 4_102_444_800; // 2100-01-01
 /** How many recent trips to look at when listing the days the phone's usercache should hold. */
-export const RECENT_TRIPS_SCAN = 200;
+const RECENT_TRIPS_SCAN = 200;
 
 export interface RebuildResult {
   trips: number;
@@ -194,7 +194,7 @@ function compositesOf(userId: string, { moves }: LabelledDay): RenderedDay['comp
  * The phone's usercache holds the diary of the recent days (e-mission's server-to-phone documents): days rebuilt
  * now are written, days that fell out of the window and obsolete documents are removed.
  */
-export async function refreshUsercache(
+async function refreshUsercache(
   deps: RebuildDeps,
   userId: string,
   rendered: Map<string, unknown[]>,
