@@ -19,7 +19,8 @@ import {
   type BatchSource,
   type SortedBatch,
 } from './domain/sort-batch.js';
-import { entryObjectId, type TimeseriesWriter } from './store/cassandra-timeseries-writer.js';
+import { entryObjectId } from './store/cassandra-timeseries-writer.js';
+import type { TimeseriesWriter } from './timeseries-writer.js';
 
 /** Header set by fix-usercache-processing on replayed dead letters: a success must clear the error row. */
 export const REPLAY_HEADER = 'itinera-replay';

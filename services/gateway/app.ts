@@ -18,12 +18,14 @@ import { profileRoutes } from './routes/profile.js';
 import { customLabelRoutes } from './routes/custom-labels.js';
 import { resultRoutes } from './routes/results.js';
 import { usercacheRoutes } from './routes/usercache.js';
-import type { DocumentReader } from './store/cassandra-document-store.js';
-import type { DiaryReader } from './store/cassandra-diary-reader.js';
 import { metricsRoutes } from './routes/metrics.js';
-import type { PipelineStateReader } from './store/cassandra-pipeline-state-reader.js';
-import type { ProfileStore } from './store/cassandra-profile-store.js';
-import type { CustomLabelStore } from './store/cassandra-custom-label-store.js';
+import type {
+  CustomLabelStore,
+  DiaryReader,
+  DocumentReader,
+  PipelineStateReader,
+  ProfileStore,
+} from './routes/stores.js';
 import type { UserStore } from '../../shared/tables/users.js';
 import type { WebLog } from './web-log.js';
 

@@ -15,8 +15,7 @@ import { OBSERVED_KEYS, type TimeseriesLike, toObservations } from './domain/obs
 import { type BuiltTrip, buildTrips } from './domain/timeline/build-trips.js';
 import { planRebuild } from './domain/timeline/rebuild-window.js';
 import { withUntrackedPeriods } from './domain/timeline/untracked-periods.js';
-import type { IndexedTrip, RenderedDay, TripStore } from './store/cassandra-trip-store.js';
-import type { UsercacheDocuments } from './store/cassandra-usercache-documents.js';
+import type { IndexedTrip, RenderedDay, TripStore, UsercacheDocuments } from './stores.js';
 
 export interface RebuildDeps {
   timeseries: TimeseriesReader;

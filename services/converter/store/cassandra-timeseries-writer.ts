@@ -4,21 +4,8 @@ import { isOutage } from '../../../shared/errors/classify.js';
 import { forEachBounded } from '../../../shared/runtime/for-each-bounded.js';
 import { MAX_CONVERTED_ENTRY_BYTES } from '../../../shared/events/index.js';
 import { upsertStatements, type StoredEntry } from '../../../shared/timeseries/index.js';
+import type { TimeseriesWriter } from '../timeseries-writer.js';
 import { planBatches, rowBytes, type SizedRow } from './plan-batches.js';
-
-/** An entry Cassandra will never take as it is (too large, rejected as invalid): a dead letter, not a retry. */
-export interface RejectedEntry {
-  entry: StoredEntry;
-  reason: string;
-}
-
-export interface TimeseriesWriter {
-  /**
-   * Upserts entries by identity; resolves once every row is durable, with the entries that can never be stored.
-   * Rejects only on an outage (DependencyUnavailableError), which a retry of the same call may get past.
-   */
-  write(entries: readonly StoredEntry[]): Promise<RejectedEntry[]>;
-}
 
 /** Batches in flight at once per writer. */
 const CONCURRENCY = 32;

@@ -13,7 +13,7 @@ import {
 } from '../domain/parse-metrics-query.js';
 import { bodyOf, type Body } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
-import type { DiaryReader } from '../store/cassandra-diary-reader.js';
+import type { DiaryReader } from './stores.js';
 import type { User } from '../../../shared/tables/users.js';
 import { identifyUser, type IdentifyDeps } from './identify-user.js';
 

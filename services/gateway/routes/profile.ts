@@ -3,8 +3,7 @@ import { loggableToken, verifyToken } from '../auth/resolve-token.js';
 import { parseProfileUpdate } from '../domain/parse-profile-update.js';
 import { bodyOf } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
-import type { PipelineStateReader } from '../store/cassandra-pipeline-state-reader.js';
-import type { ProfileStore } from '../store/cassandra-profile-store.js';
+import type { PipelineStateReader, ProfileStore } from './stores.js';
 import { bsonUuid, identifyUser, type IdentifyDeps } from './identify-user.js';
 import type { WebLog } from '../web-log.js';
 

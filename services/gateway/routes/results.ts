@@ -12,8 +12,7 @@ import {
 import { bodyOf } from '../domain/request-body.js';
 import { truncateEntries } from '../domain/truncate-entries.js';
 import type { GatewayState } from '../gateway-state.js';
-import type { DiaryReader } from '../store/cassandra-diary-reader.js';
-import type { PipelineStateReader } from '../store/cassandra-pipeline-state-reader.js';
+import type { DiaryReader, PipelineStateReader } from './stores.js';
 import { identifyUser, type IdentifyDeps } from './identify-user.js';
 
 export interface ResultsLimits {

@@ -7,7 +7,7 @@ import { acceptPutEntries, PutRejection, toRecordsWithin } from '../domain/put-e
 import { bodyOf } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
 import type { UsercachePublisher } from '../ingest/kafka-usercache-publisher.js';
-import type { DocumentReader } from '../store/cassandra-document-store.js';
+import type { DocumentReader } from './stores.js';
 import type { WebLog } from '../web-log.js';
 import { loggableToken } from '../auth/resolve-token.js';
 import { identifyUser, type IdentifyDeps } from './identify-user.js';

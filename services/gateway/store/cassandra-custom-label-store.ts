@@ -1,5 +1,6 @@
 import type { Cql, Statement } from '../../../shared/cassandra/index.js';
 import { ValidationError } from '../../../shared/errors/index.js';
+import type { CustomLabelKey, CustomLabelStore } from '../routes/stores.js';
 
 /**
  * The label kinds a user may extend with their own labels. The current app sends `mode` and `purpose`
@@ -7,7 +8,6 @@ import { ValidationError } from '../../../shared/errors/index.js';
  * takes the same labels. e-mission accepts any key and stores it as a profile field; Itinera keeps the list closed.
  */
 export const CUSTOM_LABEL_KEYS: ReadonlySet<string> = new Set(['mode', 'purpose', 'replaced_mode']);
-export type CustomLabelKey = 'mode' | 'purpose' | 'replaced_mode';
 
 /**
  * Most labels kept per user and key, active or deleted-but-remembered. The app's own label lists hold about
@@ -15,30 +15,6 @@ export type CustomLabelKey = 'mode' | 'purpose' | 'replaced_mode';
  * trip modes, and keeps a get at one small partition slice (3 keys × 200 rows × ≤ 400 bytes per user).
  */
 export const MAX_LABELS_PER_KEY = 200;
-
-export interface LabelChange {
-  /** The label a trip was changed from: its frequency drops by one. Null or "" for none. */
-  oldLabel: string | null;
-  /** The label a trip was changed to: its frequency rises by one and it becomes active. */
-  newLabel: string;
-  /** Create `newLabel` (with frequency 1) when the user has no such label yet. */
-  addIfMissing: boolean;
-}
-
-/**
- * One user's custom labels, e-mission's `User.{get,insert,update,delete}UserCustomLabel`
- * (`emission/core/wrapper/user.py`). Every method answers the key's active labels as e-mission lists them: most
- * used first, ties in order of first creation.
- */
-export interface CustomLabelStore {
-  list(userId: string, key: CustomLabelKey): Promise<string[]>;
-  /** Adds the label, or reactivates it (keeping its frequency) if the user deleted it earlier. */
-  insert(userId: string, key: CustomLabelKey, label: string): Promise<string[]>;
-  /** Records that a trip's label changed from `oldLabel` to `newLabel`. */
-  update(userId: string, key: CustomLabelKey, change: LabelChange): Promise<string[]>;
-  /** Deactivates the label; a label the user never has is no error (e-mission answers the list unchanged). */
-  remove(userId: string, key: CustomLabelKey, label: string): Promise<string[]>;
-}
 
 interface LabelRow {
   label: string;

@@ -8,55 +8,7 @@ import {
   createSectionMetricsTable,
 } from '../../../shared/tables/index.js';
 import type { CompositeDay } from '../domain/derived-entries.js';
-import type { LabelTripFact } from '../domain/label-metrics.js';
-import type { SectionFact } from '../domain/metrics-summary.js';
-
-export interface SectionScanOptions {
-  /**
-   * Rows a scan may read before it is refused: an aggregate reads every user's sections of every day asked, and
-   * a large deployment has far more than one request should touch (100,000 users make about a million a day).
-   */
-  maxSections: number;
-  /** Day partitions read at once. @defaultValue 2 */
-  concurrency?: number;
-}
-
-/** What the trip builder wrote for the phone to read: a day's timeline and the built sections' facts. */
-export interface DiaryReader {
-  /** The trips of one trip-local date, as getTrips returns them. */
-  timeline(userId: string, localDate: string): Promise<unknown[]>;
-  /**
-   * The composite-trip entries of the trip-local dates from `fromDate` to `toDate` (YYYY-MM-DD, inclusive), one
-   * date at a time, oldest first (or newest first): the caller stops reading when it has enough.
-   */
-  compositeDays(
-    userId: string,
-    fromDate: string,
-    toDate: string,
-    options?: { newestFirst?: boolean },
-  ): AsyncIterable<CompositeDay>;
-  /**
-   * Hands every section starting in [startTs, endTs], of one user or (null) of everyone, to `visit`, as rows
-   * stream in: nothing is collected. Throws a ValidationError naming the limit past `maxSections` rows.
-   */
-  scanSections(
-    userId: string | null,
-    startTs: number,
-    endTs: number,
-    visit: (section: SectionFact) => void,
-    options: SectionScanOptions,
-  ): Promise<void>;
-  /**
-   * Hands every user's confirmed-trip row of the label metrics (shared/tables) of the trip-local dates given (YYYY-MM-DD) to
-   * `visit`, as rows stream in, a bounded number of day partitions at once. Throws a ValidationError naming the
-   * limit past `maxSections` rows (here: trips).
-   */
-  scanLabelTrips(
-    localDates: readonly string[],
-    visit: (trip: LabelTripFact) => void,
-    options: SectionScanOptions,
-  ): Promise<void>;
-}
+import type { DiaryReader } from '../routes/stores.js';
 
 export interface DiaryReaderOptions {
   /**

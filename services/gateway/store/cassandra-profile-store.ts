@@ -1,11 +1,5 @@
 import type { Cql } from '../../../shared/cassandra/index.js';
-
-export interface ProfileStore {
-  get(userId: string): Promise<Record<string, unknown> | undefined>;
-  /** Shallow `$set` of the given fields, as e-mission's `/profile/update`. */
-  update(userId: string, fields: Record<string, unknown>): Promise<void>;
-  create(userId: string, doc: Record<string, unknown>): Promise<void>;
-}
+import type { ProfileStore } from '../routes/stores.js';
 
 export function createCassandraProfileStore(cql: Cql): ProfileStore {
   async function get(userId: string) {

@@ -6,54 +6,14 @@ import {
   createPipelineStateTable,
   createSectionMetricsTable,
   createTripLabelCountsTable,
-  type PipelineProgress,
   type SectionFact,
 } from '../../../shared/tables/index.js';
 import type { PlaceAnchor } from '../domain/cleaning/clean-trip.js';
-import { type CompositeTripEntry, isLabeled, isTripComposite } from '../domain/diary/composite-trip.js';
+import { isLabeled, isTripComposite } from '../domain/diary/composite-trip.js';
 import { tripLabelFacts } from '../domain/diary/trip-label-facts.js';
 import { modeName, tripLocalDate } from '../domain/diary/trip-geojson.js';
-import type { BuiltTrip, ResumePoint } from '../domain/timeline/build-trips.js';
-import type { StoredTripAnchor } from '../domain/timeline/rebuild-window.js';
-
-/** A day's trips in the two shapes the phone apps read (getTrips GeoJSON; composite-trip entries). */
-export interface RenderedDay {
-  timeline: unknown[];
-  composites: CompositeTripEntry[];
-}
-
-export interface IndexedTrip extends StoredTripAnchor {
-  localDate: string;
-  /** The cleaned trip's bounds. */
-  startTs: number;
-  endTs: number;
-}
-
-/** The trip builder's persistence: trips, their index, the diary per day, section metrics and the resume point. */
-export interface TripStore {
-  resumePoint(userId: string): Promise<ResumePoint | undefined>;
-  saveResumePoint(userId: string, resume: ResumePoint): Promise<void>;
-  /** The user's trips with raw start ≥ fromTs (all when -Infinity), oldest first. */
-  indexFrom(userId: string, fromTs: number): Promise<IndexedTrip[]>;
-  /** The last trip that started before `ts`, and the first that started after. */
-  neighbours(userId: string, beforeTs: number, afterTs: number): Promise<{ previous?: BuiltTrip; next?: BuiltTrip }>;
-  tripsOfDay(userId: string, localDate: string): Promise<BuiltTrip[]>;
-  /** Replaces the trips from `fromTs` on: deletes the old ones (and their metrics rows), writes the new ones. */
-  replaceTrips(userId: string, old: readonly IndexedTrip[], fresh: readonly BuiltTrip[]): Promise<void>;
-  /**
-   * One trip-local date as the phone reads it: getTrips' timeline and the composite-trip entries (saveCompositeDay);
-   * an empty timeline deletes the day.
-   */
-  saveDiaryDay(userId: string, localDate: string, day: RenderedDay): Promise<void>;
-  /**
-   * The day's composite-trip entries alone, with what is counted from them (`labeled_trips`, the label metrics'
-   * rows): what a new label changes, since getTrips' timeline carries no labels.
-   */
-  saveCompositeDay(userId: string, localDate: string, composites: RenderedDay['composites']): Promise<void>;
-  latestTrips(userId: string, limit: number): Promise<IndexedTrip[]>;
-  firstTrip(userId: string): Promise<IndexedTrip | undefined>;
-  saveProgress(userId: string, progress: PipelineProgress): Promise<void>;
-}
+import type { BuiltTrip } from '../domain/timeline/build-trips.js';
+import type { IndexedTrip, RenderedDay, TripStore } from '../stores.js';
 
 const INDEX_COLUMNS = 'raw_start_ts, local_date, place_before, start_ts, end_ts';
 

@@ -1,8 +1,6 @@
 import type { Cql } from '../../../shared/cassandra/index.js';
-import { createUsercacheDocumentsTable, type UsercacheDocumentsTable } from '../../../shared/tables/index.js';
-
-/** The server-to-phone documents the trip builder owns in the usercache (`diary/trips-<date>`). */
-export type UsercacheDocuments = Pick<UsercacheDocumentsTable, 'keys' | 'put' | 'remove'>;
+import { createUsercacheDocumentsTable } from '../../../shared/tables/index.js';
+import type { UsercacheDocuments } from '../stores.js';
 
 export function createUsercacheDocuments(cql: Cql): UsercacheDocuments {
   return createUsercacheDocumentsTable(cql);

@@ -1,0 +1,101 @@
+/**
+ * What the routes need from storage: the ports the gateway's routes read and write through. The Cassandra
+ * implementations are in ../store/.
+ */
+import type { PipelineProgress, TripCounts, UsercacheDocumentsTable } from '../../../shared/tables/index.js';
+import type { CompositeDay } from '../domain/derived-entries.js';
+import type { LabelTripFact } from '../domain/label-metrics.js';
+import type { SectionFact } from '../domain/metrics-summary.js';
+
+export type { PipelineProgress, ServerToPhoneDocument, TripCounts } from '../../../shared/tables/index.js';
+
+export interface SectionScanOptions {
+  /**
+   * Rows a scan may read before it is refused: an aggregate reads every user's sections of every day asked, and
+   * a large deployment has far more than one request should touch (100,000 users make about a million a day).
+   */
+  maxSections: number;
+  /** Day partitions read at once. @defaultValue 2 */
+  concurrency?: number;
+}
+
+/** What the trip builder wrote for the phone to read: a day's timeline and the built sections' facts. */
+export interface DiaryReader {
+  /** The trips of one trip-local date, as getTrips returns them. */
+  timeline(userId: string, localDate: string): Promise<unknown[]>;
+  /**
+   * The composite-trip entries of the trip-local dates from `fromDate` to `toDate` (YYYY-MM-DD, inclusive), one
+   * date at a time, oldest first (or newest first): the caller stops reading when it has enough.
+   */
+  compositeDays(
+    userId: string,
+    fromDate: string,
+    toDate: string,
+    options?: { newestFirst?: boolean },
+  ): AsyncIterable<CompositeDay>;
+  /**
+   * Hands every section starting in [startTs, endTs], of one user or (null) of everyone, to `visit`, as rows
+   * stream in: nothing is collected. Throws a ValidationError naming the limit past `maxSections` rows.
+   */
+  scanSections(
+    userId: string | null,
+    startTs: number,
+    endTs: number,
+    visit: (section: SectionFact) => void,
+    options: SectionScanOptions,
+  ): Promise<void>;
+  /**
+   * Hands every user's confirmed-trip row of the label metrics (shared/tables) of the trip-local dates given (YYYY-MM-DD) to
+   * `visit`, as rows stream in, a bounded number of day partitions at once. Throws a ValidationError naming the
+   * limit past `maxSections` rows (here: trips).
+   */
+  scanLabelTrips(
+    localDates: readonly string[],
+    visit: (trip: LabelTripFact) => void,
+    options: SectionScanOptions,
+  ): Promise<void>;
+}
+
+/** What the profile reads of the trip builder's progress and counts. */
+export interface PipelineStateReader {
+  progress(userId: string): Promise<PipelineProgress>;
+  /** The user's trips and labelled trips, summed over the per-day counts the trip builder keeps. */
+  tripCounts(userId: string): Promise<TripCounts>;
+}
+
+export interface ProfileStore {
+  get(userId: string): Promise<Record<string, unknown> | undefined>;
+  /** Shallow `$set` of the given fields, as e-mission's `/profile/update`. */
+  update(userId: string, fields: Record<string, unknown>): Promise<void>;
+  create(userId: string, doc: Record<string, unknown>): Promise<void>;
+}
+
+/** What the gateway reads of the usercache documents the trip builder writes. */
+export type DocumentReader = Pick<UsercacheDocumentsTable, 'list' | 'get'>;
+
+/** The label kinds a user may extend with their own labels, as CUSTOM_LABEL_KEYS lists them (../store/). */
+export type CustomLabelKey = 'mode' | 'purpose' | 'replaced_mode';
+
+export interface LabelChange {
+  /** The label a trip was changed from: its frequency drops by one. Null or "" for none. */
+  oldLabel: string | null;
+  /** The label a trip was changed to: its frequency rises by one and it becomes active. */
+  newLabel: string;
+  /** Create `newLabel` (with frequency 1) when the user has no such label yet. */
+  addIfMissing: boolean;
+}
+
+/**
+ * One user's custom labels, e-mission's `User.{get,insert,update,delete}UserCustomLabel`
+ * (`emission/core/wrapper/user.py`). Every method answers the key's active labels as e-mission lists them: most
+ * used first, ties in order of first creation.
+ */
+export interface CustomLabelStore {
+  list(userId: string, key: CustomLabelKey): Promise<string[]>;
+  /** Adds the label, or reactivates it (keeping its frequency) if the user deleted it earlier. */
+  insert(userId: string, key: CustomLabelKey, label: string): Promise<string[]>;
+  /** Records that a trip's label changed from `oldLabel` to `newLabel`. */
+  update(userId: string, key: CustomLabelKey, change: LabelChange): Promise<string[]>;
+  /** Deactivates the label; a label the user never has is no error (e-mission answers the list unchanged). */
+  remove(userId: string, key: CustomLabelKey, label: string): Promise<string[]>;
+}
