@@ -1,13 +1,12 @@
 import Router from '@koa/router';
 import { parseLabelGet, parseLabelOf, parseLabelUpdate } from '../domain/parse-custom-label-request.js';
 import type { GatewayState } from '../gateway-state.js';
-import { CUSTOM_LABEL_KEYS } from '../store/cassandra-custom-label-store.js';
-import type { CustomLabelKey, CustomLabelStore } from './stores.js';
+import { CUSTOM_LABEL_KEYS, type CustomLabelKey, type CustomLabelStore } from './stores.js';
 import { identifyUser, type IdentifyDeps } from './identify-user.js';
 
 export { MAX_GET_KEYS, MAX_LABEL_CHARS } from '../domain/parse-custom-label-request.js';
 
-const KEYS = CUSTOM_LABEL_KEYS as ReadonlySet<CustomLabelKey>;
+const KEYS: ReadonlySet<CustomLabelKey> = new Set(CUSTOM_LABEL_KEYS);
 
 /**
  * `/customlabel/*` as e-mission's cfc_webapp.py serves them and the current app calls them

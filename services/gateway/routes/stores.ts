@@ -73,8 +73,13 @@ export interface ProfileStore {
 /** What the gateway reads of the usercache documents the trip builder writes. */
 export type DocumentReader = Pick<UsercacheDocumentsTable, 'list' | 'get'>;
 
-/** The label kinds a user may extend with their own labels, as CUSTOM_LABEL_KEYS lists them (../store/). */
-export type CustomLabelKey = 'mode' | 'purpose' | 'replaced_mode';
+/**
+ * The label kinds a user may extend with their own labels. The current app sends `mode` and `purpose`
+ * (`phone:www/js/App.tsx` CUSTOM_LABEL_KEYS_IN_DATABASE); `replaced_mode` is the third MULTILABEL question and
+ * takes the same labels. e-mission accepts any key and stores it as a profile field; Itinera keeps the list closed.
+ */
+export const CUSTOM_LABEL_KEYS = ['mode', 'purpose', 'replaced_mode'] as const;
+export type CustomLabelKey = (typeof CUSTOM_LABEL_KEYS)[number];
 
 export interface LabelChange {
   /** The label a trip was changed from: its frequency drops by one. Null or "" for none. */

@@ -3,13 +3,6 @@ import { ValidationError } from '../../../shared/errors/index.js';
 import type { CustomLabelKey, CustomLabelStore } from '../routes/stores.js';
 
 /**
- * The label kinds a user may extend with their own labels. The current app sends `mode` and `purpose`
- * (`phone:www/js/App.tsx` CUSTOM_LABEL_KEYS_IN_DATABASE); `replaced_mode` is the third MULTILABEL question and
- * takes the same labels. e-mission accepts any key and stores it as a profile field; Itinera keeps the list closed.
- */
-export const CUSTOM_LABEL_KEYS: ReadonlySet<string> = new Set(['mode', 'purpose', 'replaced_mode']);
-
-/**
  * Most labels kept per user and key, active or deleted-but-remembered. The app's own label lists hold about
  * twenty entries and its input field takes 25 characters per label; 200 is far beyond a person's vocabulary of
  * trip modes, and keeps a get at one small partition slice (3 keys × 200 rows × ≤ 400 bytes per user).
