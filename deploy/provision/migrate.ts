@@ -12,6 +12,8 @@ export async function migrate(
   keyspace: string,
   migrationsDir: string,
   replication = "{'class': 'SimpleStrategy', 'replication_factor': 1}",
+  /** Runs after a version's statements, before the version is recorded (see data-migrations.ts). */
+  afterVersion: (version: number) => Promise<void> = async () => {},
 ): Promise<number> {
   await client.execute(`CREATE KEYSPACE IF NOT EXISTS ${keyspace} WITH replication = ${replication}`);
   await client.execute(
@@ -35,8 +37,11 @@ export async function migrate(
       .map((s) => s.trim())
       .filter(Boolean);
     for (const statement of statements) {
-      await client.execute(statement.replace(/(TABLE IF NOT EXISTS|INDEX IF NOT EXISTS) (\w+)/, `$1 ${keyspace}.$2`));
+      await client.execute(
+        statement.replace(/(TABLE IF NOT EXISTS|INDEX IF NOT EXISTS|TABLE IF EXISTS) (\w+)/, `$1 ${keyspace}.$2`),
+      );
     }
+    await afterVersion(version);
     await client.execute(
       `INSERT INTO ${keyspace}.schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
       [version, file, new Date()],

@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../../shared/config/index.js';
 import { repoRoot } from '../../shared/config/repo-root.js';
-import { createCassandraClient } from '../../shared/cassandra/index.js';
+import { createCassandraClient, createCql } from '../../shared/cassandra/index.js';
 import { topicName, type TopicId } from '../../shared/events/index.js';
 import { createKafka } from '../../shared/kafka/index.js';
 import { createLogger } from '../../shared/logger/index.js';
 import { createSchemaRegistry, registerAvro, valueSubject } from '../../shared/schema-registry/index.js';
 import { ensureTopics } from './topics.js';
+import { dataMigrations } from './data-migrations.js';
 import { migrate } from './migrate.js';
 
 const schemasDir = join(repoRoot, 'schemas');
@@ -26,6 +27,18 @@ export interface ProvisionReport {
   subjects: number;
 }
 
+/** Runs the data migration of `version`, if it has one, on a client of the keyspace. */
+async function moveData(config: Config, version: number): Promise<void> {
+  const move = dataMigrations.get(version);
+  if (!move) return;
+  const client = createCassandraClient({ ...config.cassandra });
+  try {
+    await move(createCql(client));
+  } finally {
+    await client.shutdown();
+  }
+}
+
 /**
  * Makes the servers ready for Itinera: topics, keyspace and tables, Avro subjects. Idempotent: run it on every
  * start. Tests call it with their own topic prefix and keyspace.
@@ -36,7 +49,7 @@ export async function provision(config: Config): Promise<ProvisionReport> {
   await admin.connect();
   let topics: number;
   try {
-    topics = await ensureTopics(admin, config.kafka.topicPrefix, config.kafka.partitions, logger);
+    topics = await ensureTopics(admin, config.kafka.topicPrefix, config.kafka.partitions, logger, config.retention);
   } finally {
     await admin.disconnect();
   }
@@ -47,7 +60,9 @@ export async function provision(config: Config): Promise<ProvisionReport> {
   });
   let schemaVersion: number;
   try {
-    schemaVersion = await migrate(client, config.cassandra.keyspace, join(schemasDir, 'cql'));
+    schemaVersion = await migrate(client, config.cassandra.keyspace, join(schemasDir, 'cql'), undefined, (version) =>
+      moveData(config, version),
+    );
   } finally {
     await client.shutdown();
   }

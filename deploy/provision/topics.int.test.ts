@@ -47,7 +47,7 @@ describe('provisioned topics', () => {
     }
   });
 
-  it('When topics existed before provisioning without min.insync.replicas, then they get it (and a large enough max.message.bytes) and keep their other custom settings; a second run alters nothing', async () => {
+  it('When topics existed before provisioning without min.insync.replicas, then they get it (a large enough max.message.bytes, the configured retention) and keep their other custom settings; a second run alters nothing', async () => {
     // A deployment provisioned before these settings were planned. Under the environment's prefix, so dispose()
     // deletes them.
     const prefix = `${env.config.kafka.topicPrefix}legacy.`;
@@ -59,7 +59,14 @@ describe('provisioned topics', () => {
       await admin.createTopics({
         waitForLeaders: true,
         topics: [
-          { topic: usercache, numPartitions: 2, configEntries: [{ name: 'retention.ms', value: '3600000' }] },
+          {
+            topic: usercache,
+            numPartitions: 2,
+            configEntries: [
+              { name: 'retention.ms', value: '3600000' },
+              { name: 'segment.bytes', value: '1048576' },
+            ],
+          },
           {
             topic: errorTopic,
             numPartitions: 1,
@@ -93,13 +100,17 @@ describe('provisioned topics', () => {
 
       const brokers = (await admin.describeCluster()).brokers.length;
       const minIsr = String(Math.min(2, brokers));
+      const DAY_MS = 86_400_000;
       expect(await own(usercache)).toEqual({
-        'retention.ms': '3600000',
+        'retention.ms': String(30 * DAY_MS),
+        'segment.ms': String(DAY_MS),
+        'segment.bytes': '1048576',
         'min.insync.replicas': minIsr,
         'max.message.bytes': '4194304',
       });
       expect(await own(errorTopic)).toEqual({
-        'retention.ms': '7200000',
+        'retention.ms': String(56 * DAY_MS),
+        'segment.ms': String(DAY_MS),
         'min.insync.replicas': minIsr,
         'max.message.bytes': '8388608',
       });

@@ -19,29 +19,56 @@ export function minInsyncReplicas(replication: number): number {
  * moves users to other partitions (breaking per-user order while old data drains). 16 lets the converter and
  * trip builder grow to 16 workers across machines; on one node each partition costs a few file handles.
  */
-export function topicPlan(prefix: string, partitions: number, replication: number) {
-  const week = 7 * 24 * 3600 * 1000;
+/** How long the topics keep what they hold (config `retention`, conf/storage/servers.conf). */
+export interface TopicRetention {
+  /** Days the usercache and timeseries topics keep records. @defaultValue 30 */
+  rawTopicDays: number;
+  /** Days the error-timeseries topic keeps dead letters. @defaultValue 56 */
+  deadLetterTopicDays: number;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+export function topicPlan(
+  prefix: string,
+  partitions: number,
+  replication: number,
+  { rawTopicDays, deadLetterTopicDays }: TopicRetention = { rawTopicDays: 30, deadLetterTopicDays: 56 },
+) {
   const durability = { 'min.insync.replicas': String(minInsyncReplicas(replication)) };
+  // Kafka deletes whole segments once their newest record is past retention, so a segment rolled daily bounds how
+  // long anything (a deleted account's entries above all) outlives the retention: one day, not segment.ms' week.
+  const retained = (days: number) => ({ 'retention.ms': String(days * DAY_MS), 'segment.ms': String(DAY_MS) });
   const plan: Record<TopicId, { partitions: number; config: Record<string, string> }> = {
-    // Kept 30 days so reset-pipeline can rewind the converter to any date in the last month.
+    // Kept 30 days by default so reset-pipeline can rewind the converter to any date in the last month.
     usercache: {
       partitions,
-      config: { ...durability, 'retention.ms': String(30 * 24 * 3600 * 1000), 'max.message.bytes': '4194304' },
+      config: { ...durability, ...retained(rawTopicDays), 'max.message.bytes': '4194304' },
     },
     // Converted entries are capped below this (MAX_CONVERTED_ENTRY_BYTES in shared/events/entry-limits.ts).
     timeseries: {
       partitions,
-      config: { ...durability, 'retention.ms': String(30 * 24 * 3600 * 1000), 'max.message.bytes': '4194304' },
+      config: { ...durability, ...retained(rawTopicDays), 'max.message.bytes': '4194304' },
     },
     // Dead letters must outlive an operator's holiday; they are also in Cassandra's error table (shared/timeseries).
     // One carries a whole refused usercache record (up to 4 MiB, base64 when undecodable), so the broker's 1 MB
     // default would refuse exactly the letters of the largest entries.
     errorTimeseries: {
       partitions: 4,
-      config: { ...durability, 'retention.ms': String(8 * week), 'max.message.bytes': '8388608' },
+      config: { ...durability, ...retained(deadLetterTopicDays), 'max.message.bytes': '8388608' },
     },
-    // Latest document per (user, key) only.
-    diary: { partitions, config: { ...durability, 'cleanup.policy': 'compact', 'max.message.bytes': '16777216' } },
+    // Latest document per (user, key) only. A deleted account's tombstones must reach compaction within a week
+    // (max.compaction.lag.ms), however little else is written; the tombstones themselves go a day later.
+    diary: {
+      partitions,
+      config: {
+        ...durability,
+        'cleanup.policy': 'compact',
+        'max.message.bytes': '16777216',
+        'max.compaction.lag.ms': String(7 * DAY_MS),
+        'delete.retention.ms': String(DAY_MS),
+      },
+    },
   };
   return Object.entries(plan).map(([id, spec]) => ({
     topic: topicName(prefix, id as TopicId),
@@ -84,8 +111,13 @@ export async function defaultReplication(admin: Admin): Promise<number> {
  *   another factor than today's default), and never above that replication, where every write would fail;
  * - max.message.bytes: at least the plan's (the gateway and converter size their caps on it); a larger value only
  *   admits more, so it is kept.
- * retention.ms and cleanup.policy are not touched: an operator may have tuned them on purpose.
+ * - the retention settings (RETENTION_SETTINGS): exactly the plan's, which come from the `retention` configuration,
+ *   so changing it there and restarting is how an operator changes how long Kafka keeps data.
+ * cleanup.policy and anything else set on the topic are left as they are.
  */
+/** Settings provisioning keeps equal to the configuration (see TopicRetention). */
+const RETENTION_SETTINGS = ['retention.ms', 'segment.ms', 'max.compaction.lag.ms', 'delete.retention.ms'] as const;
+
 export function reconcileTopicConfig(
   current: Readonly<Record<string, string>>,
   planned: Readonly<Record<string, string>>,
@@ -100,6 +132,10 @@ export function reconcileTopicConfig(
   if (plannedBytes !== undefined) {
     const bytes = Number(current['max.message.bytes']);
     if (!(Number.isInteger(bytes) && bytes >= Number(plannedBytes))) next['max.message.bytes'] = plannedBytes;
+  }
+  for (const name of RETENTION_SETTINGS) {
+    const value = planned[name];
+    if (value !== undefined) next[name] = value;
   }
   const changed = Object.keys(next).some((name) => next[name] !== current[name]);
   return changed ? next : undefined;
@@ -146,9 +182,10 @@ export async function ensureTopics(
   prefix: string,
   partitions: number,
   logger?: Pick<Logger, 'info' | 'warn'>,
+  retention?: TopicRetention,
 ): Promise<number> {
   const existing = new Set(await admin.listTopics());
-  const plan = topicPlan(prefix, partitions, await defaultReplication(admin));
+  const plan = topicPlan(prefix, partitions, await defaultReplication(admin), retention);
   const missing = plan.filter((t) => !existing.has(t.topic));
   if (missing.length > 0) await admin.createTopics({ topics: missing, waitForLeaders: true });
 

@@ -1,9 +1,14 @@
 import { parseArgs } from 'node:util';
+import { deleteUser } from './commands/delete-user.js';
 import { errors } from './commands/errors.js';
+import { exportFiles, exportOptions } from './commands/export.js';
+import { compare } from './commands/compare.js';
 import { fixUsercacheProcessing } from './commands/fix-usercache-processing.js';
+import { importCommand } from './commands/import.js';
 import { intake } from './commands/intake.js';
 import { labels } from './commands/labels.js';
 import { resetAll, resetOneUser } from './commands/reset-pipeline.js';
+import { retention } from './commands/retention.js';
 import { user } from './commands/user.js';
 import { fail, withSession } from './session.js';
 
@@ -22,8 +27,24 @@ const HELP = `itinera <command> [options]   (operator commands; exit 0 on succes
   reset-pipeline -u <user>          rebuild one user's trips, diary and metrics from that date (default: the
     [-d YYYY-MM-DD] [--dry-run]     start) now, from the raw timeseries; other users are not touched
   user <token or uuid>              what the timeseries holds for one user, by key
+  delete-user <token or uuid>       delete the account and all its data from every table and the compacted
+    [--yes]                         topic; the token then gets 403. Without --yes, only says what it would do
   labels <token or uuid>            a day's trips with their labels and notes (and their places'), and the
     [-d YYYY-MM-DD]                 inputs around it that label nothing, with the reason (default: the last day)
+  export <format> (-u <user> | -a)  one file per user and UTC day with data, DIR/<uuid>/<date>.<ext>; formats
+    [--from YYYY-MM-DD]             ndjson (raw entries), geojson, gpx, trips-csv, sections-csv (composite trips).
+    [--to YYYY-MM-DD] [--out DIR]   Default: the 30 days ending yesterday, DIR itinera-export. Days whose file
+                                    exists are skipped, so a rerun resumes; delete a file to export its day again
+    [--deidentify --secret S        pseudonyms (HMAC of the uuid under S) for ids and directories, and no points
+     --radius 200]                  within that many metres of the user's two most frequent places
+  retention [--days N] [--dry-run]  remove raw locations older than retention.raw_location_days (or N) days, of
+                                    every user; trips, places and labels stay. Run daily; --dry-run only counts
+  import <path>                     push an e-mission dump (a file or folder: JSON array export or mongoexport
+    [--uuids Stage_uuids.ndjson]    NDJSON of Stage_timeseries, .gz too) through Kafka, the converter and the trip
+                                    builder; users keep their uuid (and, with --uuids, their token; else the token
+                                    is the uuid). A rerun duplicates nothing
+  compare <path>                    per user and day of a dump, e-mission's trips (its analysis/* trips, or the
+                                    ground truth beside a file) beside Itinera's, matched within 60 s
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -36,8 +57,17 @@ async function main(argv: string[]): Promise<number> {
       date: { type: 'string', short: 'd' },
       user: { type: 'string', short: 'u' },
       'dry-run': { type: 'boolean' },
+      yes: { type: 'boolean' },
       samples: { type: 'string' },
       'wait-seconds': { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      out: { type: 'string' },
+      deidentify: { type: 'boolean' },
+      secret: { type: 'string' },
+      radius: { type: 'string' },
+      days: { type: 'string' },
+      uuids: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -66,9 +96,27 @@ async function main(argv: string[]): Promise<number> {
       const who = positionals[0] ?? fail('user needs a token or a uuid');
       return withSession((s) => user(s, who));
     }
+    case 'delete-user': {
+      const who = positionals[0] ?? fail('delete-user needs a token or a uuid');
+      return withSession((s) => deleteUser(s, who, values.yes === true));
+    }
+    case 'retention':
+      return withSession((s) => retention(s, values.days, dryRun));
+    case 'import': {
+      const path = positionals[0] ?? fail('import needs the path of a dump file or folder');
+      return withSession((s) => importCommand(s, path, values.uuids));
+    }
+    case 'compare': {
+      const path = positionals[0] ?? fail('compare needs the path of a dump file or folder');
+      return withSession((s) => compare(s, path));
+    }
     case 'labels': {
       const who = positionals[0] ?? fail('labels needs a token or a uuid');
       return withSession((s) => labels(s, who, values.date));
+    }
+    case 'export': {
+      const options = exportOptions(positionals[0], values);
+      return withSession((s) => exportFiles(s, options));
     }
     default:
       process.stderr.write(HELP);

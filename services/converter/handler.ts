@@ -4,6 +4,7 @@ import { topicName, toTimeseriesRecord, type UsercacheEntry, type UsercacheRecor
 import { sendSeparatingRefusals, type BatchHandler } from '../../shared/kafka/index.js';
 import type { Logger } from '../../shared/logger/index.js';
 import { valueSubject, type AvroCodec } from '../../shared/schema-registry/index.js';
+import type { DeletedUsersTable } from '../../shared/tables/index.js';
 import {
   storeDeadLetter,
   type DeadLetter,
@@ -36,6 +37,11 @@ export interface ConverterDeps {
   intakeLog: Logger;
   /** The conversion rules; a new version of them is how a conversion bug gets fixed. @defaultValue convertEntry */
   convert?: (entry: UsercacheEntry) => Conversion;
+  /**
+   * Deleted accounts: their entries still in the topic (a put in flight during the deletion, a reset-pipeline
+   * replaying the retained topic) are dropped, never stored again.
+   */
+  deletedUsers?: Pick<DeletedUsersTable, 'isDeleted'>;
 }
 
 const describe = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -125,7 +131,11 @@ export function createBatchHandler(deps: ConverterDeps): BatchHandler {
   return async ({ batch, heartbeat }) => {
     const source = (): BatchSource => ({ topic: batch.topic, partition: batch.partition, now: Date.now() / 1000 });
     const messages: BatchMessage[] = [];
-    for (const message of batch.messages) messages.push(await decode(deps.codec, message));
+    for (const message of batch.messages) {
+      const decoded = await decode(deps.codec, message);
+      if (decoded.ok && (await deps.deletedUsers?.isDeleted(decoded.record.user_id))) continue;
+      messages.push(decoded);
+    }
     let sorted = sortBatch(messages, rules, source());
 
     const refusedByCassandra = await deps.timeseries.write(entriesOf(sorted));

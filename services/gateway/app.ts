@@ -16,15 +16,18 @@ import { routeMatch } from './middleware/route-match.js';
 import { healthRoutes, type DependencyProbe } from './routes/health.js';
 import { profileRoutes } from './routes/profile.js';
 import { customLabelRoutes } from './routes/custom-labels.js';
+import { exportRoutes } from './routes/export.js';
 import { resultRoutes } from './routes/results.js';
 import { usercacheRoutes } from './routes/usercache.js';
 import { metricsRoutes } from './routes/metrics.js';
 import type {
+  AccountDeletion,
   CustomLabelStore,
   DiaryReader,
   DocumentReader,
   PipelineStateReader,
   ProfileStore,
+  UserExports,
 } from './routes/stores.js';
 import type { UserStore } from '../../shared/tables/users.js';
 import type { WebLog } from './web-log.js';
@@ -39,13 +42,16 @@ export interface GatewayDeps {
   timeseries: TimeseriesReader;
   pipeline: PipelineStateReader;
   publisher: UsercachePublisher;
+  accounts: AccountDeletion;
+  /** Users' downloads of their own data (`/export/:format`), a few at a time. */
+  exports: UserExports;
   webLog: WebLog;
   probes: Record<string, DependencyProbe>;
   /** Where START/END lines and exception stacks go. @defaultValue process.stdout */
   stdout?: NodeJS.WritableStream;
 }
 
-const PHONE_ROOTS = ['profile', 'usercache', 'timeline', 'pipeline', 'datastreams', 'result', 'customlabel'];
+const PHONE_ROOTS = ['profile', 'usercache', 'timeline', 'pipeline', 'datastreams', 'result', 'customlabel', 'export'];
 const MONITORING_PATHS = new Set(['/health', '/ready', '/metrics']);
 
 /**
@@ -67,7 +73,13 @@ export function createApp(deps: GatewayDeps): Koa<GatewayState> {
   const identify = { auth: web, users: deps.users };
   const routers = [
     healthRoutes({ probes: deps.probes, metrics: metrics.registry }),
-    profileRoutes({ ...identify, profiles: deps.profiles, pipeline: deps.pipeline, webLog: deps.webLog }),
+    profileRoutes({
+      ...identify,
+      profiles: deps.profiles,
+      pipeline: deps.pipeline,
+      webLog: deps.webLog,
+      accounts: deps.accounts,
+    }),
     customLabelRoutes({ ...identify, labels: deps.customLabels }),
     usercacheRoutes({
       ...identify,
@@ -78,6 +90,7 @@ export function createApp(deps: GatewayDeps): Koa<GatewayState> {
     }),
     resultRoutes({ ...identify, diary: deps.diary, timeseries: deps.timeseries, pipeline: deps.pipeline, limits: web }),
     metricsRoutes({ ...identify, diary: deps.diary, limits: web }),
+    exportRoutes({ ...identify, exports: deps.exports }),
   ];
 
   const app = new Koa<GatewayState>();

@@ -13,7 +13,12 @@ import { createCassandraDiaryReader } from './store/cassandra-diary-reader.js';
 import { createCassandraDocumentReader } from './store/cassandra-document-store.js';
 import { createCassandraProfileStore } from './store/cassandra-profile-store.js';
 import { createPipelineStateReader } from './store/cassandra-pipeline-state-reader.js';
-import { createUsersTable } from '../../shared/tables/users.js';
+import { createDeletedUsersTable, createUsersTable } from '../../shared/tables/index.js';
+import { createLogger } from '../../shared/logger/index.js';
+import { deleteUser } from '../deletion/delete-user.js';
+import { createBoundedExports } from '../export/bounded-exports.js';
+import { createExportSources } from '../export/sources.js';
+import { createUserErasure } from '../deletion/user-erasure.js';
 import type { WebLog } from './web-log.js';
 
 /** Kafka producers a gateway publishes puts through (see createPublisherPool). */
@@ -40,16 +45,32 @@ export function composeGateway({ config, cassandra, kafka, webLog, sendTimeoutMs
   const producers = Array.from({ length: PRODUCERS }, () => createIdempotentProducer(kafka));
   const codec = createAvroCodec(createSchemaRegistry(config.schemaRegistry.url));
   const readiness = createDependencyProbes({ kafka, cassandra, registryUrl: config.schemaRegistry.url });
+  const users = createUsersTable(cql, {
+    cacheEntries: config.webserver.userCacheEntries,
+    cacheTtlMs: config.webserver.userCacheTtlMs,
+  });
+  const deletion = {
+    users,
+    deletedUsers: createDeletedUsersTable(cql),
+    erase: createUserErasure({
+      cql,
+      producer: producers[0]!,
+      diaryTopic: topicName(config.kafka.topicPrefix, 'diary'),
+    }),
+    audit: createLogger({ component: 'audit' }),
+  };
   return {
     deps: {
       config,
-      users: createUsersTable(cql, { cacheEntries: config.webserver.userCacheEntries }),
+      users,
+      accounts: { delete: (userId) => deleteUser(deletion, userId, 'user') },
       profiles: createCassandraProfileStore(cql),
       customLabels: createCassandraCustomLabelStore(cql),
       documents: createCassandraDocumentReader(cql),
       diary: createCassandraDiaryReader(cql),
       timeseries: createTimeseriesReader(cql),
       pipeline: createPipelineStateReader(cql),
+      exports: createBoundedExports(createExportSources(cql)),
       publisher: createPublisherPool(
         producers.map((producer) =>
           createUsercachePublisher({

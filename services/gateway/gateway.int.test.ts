@@ -219,7 +219,11 @@ describe('HTTP edges', () => {
           throw new TypeError('boom in register');
         },
         findByEmail: async () => undefined,
+        registerAs: async () => {
+          throw new TypeError('boom in register');
+        },
         findByUuid: async () => undefined,
+        remove: async () => undefined,
       },
     });
     try {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from '../../test/helpers/gateway.js';
 import {
-  compositeDayRow,
+  compositeDayRows,
   failingFrom,
   sectionRows,
   seedLocations,
@@ -91,7 +91,7 @@ describe('find_entries: bounded in bytes (item 2)', () => {
       metadata: { key: 'analysis/composite_trip', write_ts: times[50]! + 100 },
       data: { start_ts: DAY + 3600, end_ts: DAY + 7200, pad: 'x'.repeat(30_000) },
     };
-    await writeAll(env.cql, [compositeDayRow(uuid, '2016-06-15', [trip])]);
+    await writeAll(env.cql, compositeDayRows(uuid, '2016-06-15', [trip]));
     const mixed = await find({
       key_list: ['background/location', 'analysis/composite_trip'],
       end_time: times[99]!,

@@ -1,11 +1,12 @@
 import type { Cql } from '../../shared/cassandra/index.js';
+import { createDeletedUsersTable } from '../../shared/tables/index.js';
 import { createErrorTimeseries, createTimeseriesReader } from '../../shared/timeseries/index.js';
 import type { TripBuilderDeps } from './handler.js';
 import { createCassandraTripStore } from './store/cassandra-trip-store.js';
 import { createUsercacheDocuments } from './store/cassandra-usercache-documents.js';
 
 /** What the trip builder reads and writes in Cassandra. */
-export type TripBuilderStores = Pick<TripBuilderDeps, 'timeseries' | 'trips' | 'documents' | 'errors'>;
+export type TripBuilderStores = Pick<TripBuilderDeps, 'timeseries' | 'trips' | 'documents' | 'errors' | 'deletedUsers'>;
 
 /** The trip builder's stores over one Cassandra session: what main.ts, the CLI's resets and the tests run. */
 export function composeTripBuilderStores(cql: Cql): TripBuilderStores {
@@ -14,5 +15,6 @@ export function composeTripBuilderStores(cql: Cql): TripBuilderStores {
     trips: createCassandraTripStore(cql),
     documents: createUsercacheDocuments(cql),
     errors: createErrorTimeseries(cql),
+    deletedUsers: createDeletedUsersTable(cql),
   };
 }

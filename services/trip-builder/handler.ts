@@ -5,6 +5,7 @@ import { forEachBounded } from '../../shared/runtime/for-each-bounded.js';
 import type { Logger } from '../../shared/logger/index.js';
 import type { AvroCodec } from '../../shared/schema-registry/index.js';
 import { type TimeseriesRecord, TRIP_BUILDER_ERROR_KEY } from '../../shared/events/index.js';
+import type { DeletedUsersTable } from '../../shared/tables/index.js';
 import { storeDeadLetter, type ErrorTimeseries } from '../../shared/timeseries/index.js';
 import { OBSERVED_KEYS } from './domain/observations.js';
 import { USER_INPUT_KEYS } from './domain/labels/index.js';
@@ -19,6 +20,8 @@ export interface TripBuilderDeps extends RebuildDeps {
   onRebuilt?: (userId: string, trips: number) => void;
   /** The rebuild rules; a new version of them is how a rebuild bug gets fixed. @defaultValue rebuildUser */
   rebuild?: typeof rebuildUser;
+  /** Deleted accounts, whose entries still in the topic are skipped (no trips are built again for them). */
+  deletedUsers?: Pick<DeletedUsersTable, 'isDeleted'>;
 }
 
 const OBSERVED: ReadonlySet<string> = new Set(Object.values(OBSERVED_KEYS));
@@ -85,6 +88,7 @@ export function createTripBatchHandler(deps: TripBuilderDeps) {
     // After an outage no further user starts, and the batch fails only once those rebuilding have finished, so
     // kafkajs' retry of the batch never rebuilds a user twice at once.
     await forEachBounded(users, REBUILDS_AT_ONCE, async (userId) => {
+      if (await deps.deletedUsers?.isDeleted(userId)) return;
       // Where the failure row is filed when this user's work fails: the first new observation, else input.
       const from = earliest.get(userId) ?? Math.min(...(inputStarts.get(userId) ?? [0]));
       const started = performance.now();

@@ -62,6 +62,11 @@ export interface Config {
     readonly bodyMinBytesPerSecond: number;
     /** Token to user lookups remembered (LRU). @defaultValue 100 000 */
     readonly userCacheEntries: number;
+    /**
+     * How long a cached token is trusted before it is read again: the longest another gateway keeps serving an
+     * account deleted elsewhere. @defaultValue 60 s
+     */
+    readonly userCacheTtlMs: number;
     /** Token prefixes accepted in `secret` mode (`conf/net/auth/secret_list.json`). */
     readonly secretPrefixes: readonly string[];
     /** Tokens accepted in `token_list` mode (`conf/net/auth/token_list.json`). */
@@ -91,6 +96,18 @@ export interface Config {
     readonly contactPoints: readonly string[];
     readonly localDataCenter: string;
     readonly keyspace: string;
+  };
+  /** How long data is kept (`retention` in conf/storage/servers.conf); see the README's "Your data". */
+  readonly retention: {
+    /**
+     * Days the raw topics (usercache, timeseries) keep records: how far `reset-pipeline -a` can rewind, and, plus
+     * one day (segments roll daily), the longest a deleted account's entries remain in Kafka. @defaultValue 30
+     */
+    readonly rawTopicDays: number;
+    /** Days the error-timeseries topic keeps dead letters (they are also in the error table). @defaultValue 56 */
+    readonly deadLetterTopicDays: number;
+    /** Days raw location entries stay in the timeseries; 0 keeps them for ever. `itinera retention` applies it. */
+    readonly rawLocationDays: number;
   };
   readonly schemaRegistry: {
     /** Base URL of the Confluent-compatible API (Apicurio: `/apis/ccompat/v7`). */
@@ -138,6 +155,12 @@ function asPositive(name: string, value: unknown): number {
   return n;
 }
 
+function asNonNegative(name: string, value: unknown): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new ConfigError(`${name} must be a number of at least 0`);
+  return n;
+}
+
 function asPositiveInteger(name: string, value: unknown): number {
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n <= 0)
@@ -175,6 +198,7 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
   const servers = readJson(join(confDir, 'storage/servers.conf'));
   const kafka = section(servers, 'kafka');
   const cassandra = section(servers, 'cassandra');
+  const retention = section(servers, 'retention');
   const registry = section(servers, 'schema_registry');
   const secrets = readJson(join(confDir, 'net/auth/secret_list.json'));
   const tokens = readJson(join(confDir, 'net/auth/token_list.json'));
@@ -207,6 +231,7 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
       bodyIdleTimeoutMs: asPositive(...webKey('body_idle_timeout_s', 60)) * 1000,
       bodyMinBytesPerSecond: asPositive(...webKey('body_min_rate_bps', 512)),
       userCacheEntries: asPositive(...webKey('user_cache_entries', 100_000)),
+      userCacheTtlMs: asPositive(...webKey('user_cache_ttl_s', 60)) * 1000,
       secretPrefixes: Array.isArray(secrets['client_secret_list']) ? secrets['client_secret_list'].map(String) : [],
       tokenList: Array.isArray(tokens['tokens']) ? tokens['tokens'].map(String) : [],
     },
@@ -239,6 +264,20 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
         pick('CASSANDRA_LOCAL_DC', env, cassandra['local_data_center'], 'datacenter1'),
       ),
       keyspace: asKeyspace(pick('CASSANDRA_KEYSPACE', env, cassandra['keyspace'], 'itinera')),
+    },
+    retention: {
+      rawTopicDays: asPositive(
+        'ITINERA_RAW_TOPIC_DAYS',
+        pick('ITINERA_RAW_TOPIC_DAYS', env, retention['raw_topic_days'], 30),
+      ),
+      deadLetterTopicDays: asPositive(
+        'ITINERA_DEAD_LETTER_TOPIC_DAYS',
+        pick('ITINERA_DEAD_LETTER_TOPIC_DAYS', env, retention['dead_letter_topic_days'], 56),
+      ),
+      rawLocationDays: asNonNegative(
+        'ITINERA_RAW_LOCATION_DAYS',
+        pick('ITINERA_RAW_LOCATION_DAYS', env, retention['raw_location_days'], 0),
+      ),
     },
     schemaRegistry: {
       url: asString(

@@ -12,10 +12,15 @@ export interface DiaryDaysTable {
   remove(userId: string, localDate: string): Promise<void>;
   /** The day's trips; empty when the day has none. */
   read(userId: string, localDate: string): Promise<unknown[]>;
+  /** Every day of the user (account deletion). */
+  removeUser(userId: string): Promise<void>;
 }
 
 export function createDiaryDaysTable(cql: Cql): DiaryDaysTable {
   return {
+    async removeUser(userId) {
+      await cql.write(`DELETE FROM ${TABLE} WHERE user_id = ?`, [userId]);
+    },
     async save(userId, localDate, timeline) {
       await cql.write(`INSERT INTO ${TABLE} (user_id, local_date, timeline, update_ts) VALUES (?, ?, ?, ?)`, [
         userId,

@@ -4,7 +4,8 @@
  * store (the trip builder's trips, the gateway's profiles and custom labels); the timeseries tables are
  * shared/timeseries.
  */
-export * from './composite-days.js';
+export * from './composite-entries.js';
+export * from './deleted-users.js';
 export * from './diary-days.js';
 export * from './label-trip-metrics.js';
 export * from './pipeline-state.js';

@@ -40,10 +40,16 @@ export interface LabelTripMetricsTable {
   replaceDay(userId: string, localDate: string, facts: readonly LabelTripFact[]): Promise<void>;
   /** Hands every user's rows of the dates given to `visit`, as rows stream in, within `limits`. */
   scan(localDates: readonly string[], visit: (fact: LabelTripFact) => void, limits: DayScanLimits): Promise<void>;
+  /** The delete of all the user's rows of one date (account deletion names each date the user can have trips on). */
+  removeUserDate(userId: string, localDate: string): Statement;
 }
 
 export function createLabelTripMetricsTable(cql: Cql): LabelTripMetricsTable {
   return {
+    removeUserDate: (userId, localDate) => ({
+      query: `DELETE FROM ${TABLE} WHERE local_date = ? AND user_id = ?`,
+      params: [localDate, userId],
+    }),
     async replaceDay(userId, localDate, facts) {
       const fresh = new Set(facts.map((f) => f.startTs));
       const before = await cql.read(`SELECT start_ts FROM ${TABLE} WHERE local_date = ? AND user_id = ?`, [

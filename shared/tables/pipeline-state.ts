@@ -22,10 +22,15 @@ export interface PipelineStateTable {
   save(userId: string, progress: PipelineProgress, stage?: string): Promise<void>;
   /** The stage's progress; nulls for a user it has not processed yet. */
   progress(userId: string, stage?: string): Promise<PipelineProgress>;
+  /** Every stage's state of the user (account deletion). */
+  removeUser(userId: string): Promise<void>;
 }
 
 export function createPipelineStateTable(cql: Cql): PipelineStateTable {
   return {
+    async removeUser(userId) {
+      await cql.write(`DELETE FROM ${TABLE} WHERE user_id = ?`, [userId]);
+    },
     async save(userId, p, stage = TRIP_BUILDER_STAGE) {
       await cql.write(
         `INSERT INTO ${TABLE} (user_id, stage, last_processed_ts, range_start_ts, range_end_ts, state, update_ts) VALUES (?, ?, ?, ?, ?, ?, ?)`,

@@ -28,6 +28,11 @@ export interface SectionMetricsTable {
   /** The delete of one section's row, by its user and start. */
   remove(userId: string, startTs: number): Statement;
   /**
+   * The delete of all the user's rows of one UTC day (`day` = floor(start_ts / 86400)): the rows are partitioned by
+   * day, so an account deletion names each day the user can have sections on.
+   */
+  removeUserDay(userId: string, day: number): Statement;
+  /**
    * Hands every section starting in [startTs, endTs], of one user or (null) of everyone, to `visit`, as rows
    * stream in, within `limits` (refused with a ValidationError past `maxRows`).
    */
@@ -50,6 +55,7 @@ export function createSectionMetricsTable(cql: Cql): SectionMetricsTable {
       query: `DELETE FROM ${TABLE} WHERE day = ? AND user_id = ? AND start_ts = ?`,
       params: [dayOf(startTs), userId, startTs],
     }),
+    removeUserDay: (userId, day) => ({ query: `DELETE FROM ${TABLE} WHERE day = ? AND user_id = ?`, params: [day, userId] }),
     async scan(userId, startTs, endTs, visit, limits) {
       const query = userId
         ? `SELECT ${COLUMNS} FROM ${TABLE} WHERE day = ? AND user_id = ?`

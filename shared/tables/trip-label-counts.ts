@@ -19,10 +19,21 @@ export interface TripLabelCountsTable {
   remove(userId: string, localDate: string): Promise<void>;
   /** The user's counts summed over every day. */
   totals(userId: string): Promise<TripCounts>;
+  /** The trip-local dates the user has counts for. */
+  dates(userId: string): Promise<string[]>;
+  /** Every day of the user (account deletion). */
+  removeUser(userId: string): Promise<void>;
 }
 
 export function createTripLabelCountsTable(cql: Cql): TripLabelCountsTable {
   return {
+    async dates(userId) {
+      const rs = await cql.read(`SELECT local_date FROM ${TABLE} WHERE user_id = ?`, [userId]);
+      return rs.rows.map((r) => String(r['local_date']));
+    },
+    async removeUser(userId) {
+      await cql.write(`DELETE FROM ${TABLE} WHERE user_id = ?`, [userId]);
+    },
     async save(userId, localDate, { totalTrips, labeledTrips }) {
       await cql.write(`INSERT INTO ${TABLE} (user_id, local_date, total_trips, labeled_trips) VALUES (?, ?, ?, ?)`, [
         userId,

@@ -19,6 +19,8 @@ export interface UsercacheDocumentsTable {
   keys(userId: string): Promise<string[]>;
   put(userId: string, key: string, data: unknown, writeTs: number): Promise<void>;
   remove(userId: string, key: string): Promise<void>;
+  /** Every document of the user (account deletion). */
+  removeUser(userId: string): Promise<void>;
 }
 
 function toDocument(row: Record<string, unknown>): ServerToPhoneDocument {
@@ -53,6 +55,9 @@ export function createUsercacheDocumentsTable(cql: Cql): UsercacheDocumentsTable
         writeTs,
         JSON.stringify(data),
       ]);
+    },
+    async removeUser(userId) {
+      await cql.write(`DELETE FROM ${TABLE} WHERE user_id = ?`, [userId]);
     },
     async remove(userId, key) {
       await cql.write(`DELETE FROM ${TABLE} WHERE user_id = ? AND key = ?`, [userId, key]);

@@ -34,6 +34,8 @@ export interface ErrorTimeseries {
   /** Every dead letter, streamed page by page (LETTERS_PER_PAGE rows in memory at a time). */
   all(): AsyncGenerator<DeadLetter>;
   countByKey(): Promise<Record<string, number>>;
+  /** Every dead letter of the user (account deletion). */
+  removeUser(userId: string): Promise<void>;
 }
 
 export function createErrorTimeseries(cql: Cql): ErrorTimeseries {
@@ -59,6 +61,9 @@ export function createErrorTimeseries(cql: Cql): ErrorTimeseries {
     }
   }
   return {
+    async removeUser(userId) {
+      await cql.write('DELETE FROM error_timeseries WHERE user_id = ?', [userId]);
+    },
     async insert(l) {
       await cql.write(
         'INSERT INTO error_timeseries (user_id, key, write_ts, type, reason, source_topic, source_partition, source_offset, failed_ts, metadata, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',

@@ -127,6 +127,12 @@ export interface TimeseriesReader {
   findTimed(...args: FindArgs): Promise<TimedEntry[]>;
   /** How many entries of each key a user has (operator tooling and tests). */
   countByKey(userId: string): Promise<Record<string, number>>;
+  /**
+   * Every entry the user wrote on the UTC days `fromDay` to `toDay` (day numbers, both included), as JSON, for an
+   * export: partition by partition in (day, key) order, each in write order, a page of `pageSize` rows at a time.
+   * Nothing is collected (but the list of partitions), so a reader that stops pulling holds one page.
+   */
+  rawEntries(userId: string, fromDay: number, toDay: number, options?: { pageSize?: number }): AsyncGenerator<string>;
 }
 
 /** Day numbers are CQL ints; callers may pass "end of time" bounds far beyond them. */
@@ -262,6 +268,23 @@ export function createTimeseriesReader(cql: Cql): TimeseriesReader {
 
   return {
     findTimed,
+    async *rawEntries(userId, fromDay, toDay, { pageSize = 500 } = {}) {
+      const [start, end] = [fromDay * SECONDS_PER_DAY, toDay * SECONDS_PER_DAY];
+      const byDay = await partitions(userId, null, 'metadata.write_ts', start, end);
+      let handled = 0;
+      for (const [day, keys] of byDay) {
+        for (const key of keys) {
+          for await (const row of cql.iterate(
+            'SELECT entry FROM timeseries WHERE user_id = ? AND key = ? AND day = ?',
+            [userId, key, day],
+            pageSize,
+          )) {
+            yield String(row['entry']);
+            if (++handled % ROWS_PER_TURN === 0) await yieldToEventLoop();
+          }
+        }
+      }
+    },
     async find(userId, keys, timeKey, start, end, options) {
       return (await findTimed(userId, keys, timeKey, start, end, options)).map((e) => e.json);
     },
@@ -279,6 +302,102 @@ export function createTimeseriesReader(cql: Cql): TimeseriesReader {
         }
       }
       return counts;
+    },
+  };
+}
+
+/** The day index's key for the data.ts-ordered copy of `key` (see upsertStatements). */
+const DATA_TS_PREFIX = '#data.ts#';
+
+/** One partition a user has data in, as the day index lists it. */
+export interface TimeseriesPartition {
+  /** The entry key (`background/location`…). */
+  key: string;
+  /** UTC day number of write_ts (`byDataTs` false) or of data.ts (`byDataTs` true). */
+  day: number;
+  byDataTs: boolean;
+}
+
+export interface TimeseriesEraser {
+  /** Every partition the user has, from the day index (both orderings). */
+  partitions(userId: string): AsyncGenerator<TimeseriesPartition>;
+  /** The deletes of one partition's rows (of either ordering) and of its day-index row. */
+  removePartition(userId: string, p: TimeseriesPartition): Statement[];
+  /** The delete of a partition's day-index row alone, once its rows are gone. */
+  removeDayIndex(userId: string, p: TimeseriesPartition): Statement;
+  /** The identities of one write-ordered partition's entries written before `beforeTs` (no entry text read). */
+  writtenBefore(userId: string, key: string, day: number, beforeTs: number): AsyncGenerator<StoredIdentity>;
+  /** The deletes of one entry's rows in both orderings, by its identity. */
+  removeEntry(userId: string, key: string, id: StoredIdentity): Statement[];
+  /** Whether a data.ts-ordered partition has no entry left (its day-index row can then go). */
+  isDataDayEmpty(userId: string, key: string, day: number): Promise<boolean>;
+}
+
+/** What identifies an entry's rows: its write time and type (and its data.ts, which files the second copy). */
+export interface StoredIdentity {
+  writeTs: number;
+  type: string;
+  dataTs: number | null;
+}
+
+/** Removal from the timeseries tables: account deletion and retention. */
+export function createTimeseriesEraser(cql: Cql): TimeseriesEraser {
+  return {
+    async *partitions(userId) {
+      for await (const r of cql.iterate('SELECT key, day FROM timeseries_days WHERE user_id = ?', [userId], 5000)) {
+        const indexKey = String(r['key']);
+        const byDataTs = indexKey.startsWith(DATA_TS_PREFIX);
+        yield { key: byDataTs ? indexKey.slice(DATA_TS_PREFIX.length) : indexKey, day: Number(r['day']), byDataTs };
+      }
+    },
+    removePartition(userId, p) {
+      const table = p.byDataTs ? 'timeseries_by_data_ts' : 'timeseries';
+      return [
+        { query: `DELETE FROM ${table} WHERE user_id = ? AND key = ? AND day = ?`, params: [userId, p.key, p.day] },
+        this.removeDayIndex(userId, p),
+      ];
+    },
+    removeDayIndex(userId, p) {
+      return {
+        query: 'DELETE FROM timeseries_days WHERE user_id = ? AND key = ? AND day = ?',
+        params: [userId, p.byDataTs ? DATA_TS_PREFIX + p.key : p.key, p.day],
+      };
+    },
+    async *writtenBefore(userId, key, day, beforeTs) {
+      for await (const r of cql.iterate(
+        'SELECT write_ts, type, data_ts FROM timeseries WHERE user_id = ? AND key = ? AND day = ? AND write_ts < ?',
+        [userId, key, day, beforeTs],
+        5000,
+      )) {
+        const dataTs = r['data_ts'];
+        yield {
+          writeTs: Number(r['write_ts']),
+          type: String(r['type']),
+          dataTs: dataTs === null ? null : Number(dataTs),
+        };
+      }
+    },
+    removeEntry(userId, key, { writeTs, type, dataTs }) {
+      const rows: Statement[] = [
+        {
+          query: 'DELETE FROM timeseries WHERE user_id = ? AND key = ? AND day = ? AND write_ts = ? AND type = ?',
+          params: [userId, key, dayOf(writeTs), writeTs, type],
+        },
+      ];
+      if (dataTs !== null)
+        rows.push({
+          query:
+            'DELETE FROM timeseries_by_data_ts WHERE user_id = ? AND key = ? AND day = ? AND data_ts = ? AND write_ts = ? AND type = ?',
+          params: [userId, key, dayOf(dataTs), dataTs, writeTs, type],
+        });
+      return rows;
+    },
+    async isDataDayEmpty(userId, key, day) {
+      const rs = await cql.read(
+        'SELECT data_ts FROM timeseries_by_data_ts WHERE user_id = ? AND key = ? AND day = ? LIMIT 1',
+        [userId, key, day],
+      );
+      return rs.rows.length === 0;
     },
   };
 }

@@ -44,3 +44,33 @@ export async function readTopic<T>(
     await consumer.disconnect();
   }
 }
+
+/** Reads the whole topic from the beginning with a fresh group, values undecoded (a tombstone's is null). */
+export async function readTopicRaw(
+  env: TestEnv,
+  id: TopicId,
+  expected: number,
+  timeoutMs = 30_000,
+): Promise<{ key: string; value: Buffer | null }[]> {
+  const consumer = env.kafka.consumer({
+    groupId: `${env.config.kafka.topicPrefix}reader-${randomUUID()}`,
+    maxWaitTimeInMs: 100,
+  });
+  const seen: { key: string; value: Buffer | null }[] = [];
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topic: topicName(env.config.kafka.topicPrefix, id), fromBeginning: true });
+    let done!: () => void;
+    const finished = new Promise<void>((r) => (done = r));
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        seen.push({ key: message.key?.toString() ?? '', value: message.value });
+        if (seen.length >= expected) done();
+      },
+    });
+    if (expected > 0) await Promise.race([finished, new Promise((r) => setTimeout(r, timeoutMs))]);
+    return seen;
+  } finally {
+    await consumer.disconnect();
+  }
+}

@@ -84,12 +84,16 @@ export function sectionRows(sections: Section[]): Statement[] {
   }));
 }
 
-/** One trip-local date of composite trips, as the trip builder stores it for find_entries. */
-export function compositeDayRow(userId: string, localDate: string, trips: unknown[]): Statement {
-  return {
-    query: 'INSERT INTO composite_days (user_id, local_date, trips, update_ts) VALUES (?, ?, ?, ?)',
-    params: [userId, localDate, JSON.stringify(trips), new Date()],
-  };
+/** One trip-local date of composite trips, as the trip builder stores them for find_entries: a row per entry. */
+export function compositeDayRows(
+  userId: string,
+  localDate: string,
+  trips: Array<{ _id: { $oid: string }; data: { end_ts: number } }>,
+): Statement[] {
+  return trips.map((trip) => ({
+    query: 'INSERT INTO composite_entries (user_id, end_ts, entry_id, local_date, entry) VALUES (?, ?, ?, ?, ?)',
+    params: [userId, trip.data.end_ts, trip._id.$oid, localDate, JSON.stringify(trip)],
+  }));
 }
 
 /** Raw location entries, one every `stepS` seconds from `fromTs`, as the converter stores them. */

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  asksStoredComposites,
   collectDerivedEntries,
-  compositeDateRange,
+  collectStoredComposites,
+  compositeDaysOf,
+  compositeEndRange,
   isDerivedKey,
   mergeByTime,
   selectDerivedEntries,
@@ -73,9 +76,8 @@ describe('derived entries for find_entries', () => {
     expect(mergeByTime(raw.slice(0, 1), [])).toEqual(['raw-100']);
   });
 
-  it('When a time range is given, then the dates read cover trips filed under a local date up to two days earlier', () => {
-    expect(compositeDateRange(1440633600, 1440719999)).toEqual({ from: '2015-08-25', to: '2015-08-28' });
-    expect(compositeDateRange(-1e12, 1e13)).toEqual({ from: '1970-01-01', to: '9999-12-31' });
+  it('When a time range is given, then the composite ends read reach two days either side of it', () => {
+    expect(compositeEndRange(1440633600, 1440719999)).toEqual({ from: 1440460800, to: 1440892799 });
   });
 });
 
@@ -179,5 +181,67 @@ describe('bounded derived entries', () => {
     for (const k of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) expect(isDerivedKey(k)).toBe(false);
     expect(selectDerivedEntries(composites, ['analysis/composite_trip'], 'metadata.constructor', 0, 1e10)).toEqual([]);
     expect(selectDerivedEntries(composites, ['__proto__'], 'data.end_ts', 0, 1e10)).toEqual([]);
+  });
+});
+
+describe('stored composites', () => {
+  async function* rows(list: Array<[number, string]>) {
+    for (const [endTs, localDate] of list)
+      yield {
+        endTs,
+        localDate,
+        json: JSON.stringify({ _id: { $oid: `t${endTs}` }, metadata: {}, data: { end_ts: endTs } }),
+      };
+  }
+
+  it('When the app polls composite trips by their end, then the stored text is the answer and nothing else is', () => {
+    expect(asksStoredComposites(['analysis/composite_trip'], 'data.end_ts')).toBe(true);
+    expect(asksStoredComposites(['analysis/composite_trip'], 'data.start_ts')).toBe(false);
+    expect(asksStoredComposites(['analysis/composite_trip', 'analysis/cleaned_section'], 'data.end_ts')).toBe(false);
+    expect(asksStoredComposites(['analysis/confirmed_trip'], 'data.end_ts')).toBe(false);
+  });
+
+  it('When newest first with a limit, then the latest rows are kept, in ascending order, with their text unchanged', async () => {
+    const found = await collectStoredComposites(
+      rows([
+        [30, 'd'],
+        [20, 'd'],
+        [10, 'd'],
+      ]),
+      { limit: 2 },
+    );
+    expect(found.map((f) => f.ts)).toEqual([20, 30]);
+    expect(JSON.parse(found[0]!.json)).toEqual({ _id: { $oid: 't20' }, metadata: {}, data: { end_ts: 20 } });
+  });
+
+  it('When the kept rows pass the byte cap, then it says so instead of answering part', async () => {
+    await expect(
+      collectStoredComposites(
+        rows([
+          [1, 'd'],
+          [2, 'd'],
+        ]),
+        { maxBytes: 80, tooLarge: () => new Error('too large') },
+      ),
+    ).rejects.toThrow('too large');
+  });
+
+  it('When rows of several dates come in end order, then each run of one date is one day', async () => {
+    const days: CompositeDay[] = [];
+    for await (const d of compositeDaysOf(
+      rows([
+        [1, 'a'],
+        [2, 'a'],
+        [3, 'b'],
+        [4, 'c'],
+        [5, 'c'],
+      ]),
+    ))
+      days.push(d);
+    expect(days.map((d) => [d.localDate, d.entries.length])).toEqual([
+      ['a', 2],
+      ['b', 1],
+      ['c', 2],
+    ]);
   });
 });

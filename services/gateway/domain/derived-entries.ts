@@ -79,14 +79,65 @@ export function selectDerivedEntries(
 }
 
 /**
- * The trip-local dates whose composite trips can hold an entry timed in [start, end]: a trip is filed under the
- * local date of its start, which is up to 14 hours off UTC, and lasts at most a day.
+ * The composite ends to read for entries timed in [start, end]. A nested entry (section, location, place) is
+ * timed within a day or so of its composite's end, and a trip lasts at most a day; two days either side keep every
+ * composite that can hold one (the trip builder files a trip under its start's local date, up to 14 hours off UTC).
  */
-export function compositeDateRange(start: number, end: number): { from: string; to: string } {
+export function compositeEndRange(start: number, end: number): { from: number; to: number } {
   const DAY = 86_400;
-  const clamp = (ts: number) => Math.min(Math.max(ts, 0), 253_402_300_799); // 9999-12-31T23:59:59Z
-  const date = (ts: number) => new Date(clamp(ts) * 1000).toISOString().slice(0, 10);
-  return { from: date(start - 2 * DAY), to: date(end + DAY) };
+  return { from: start - 2 * DAY, to: end + 2 * DAY };
+}
+
+/**
+ * Whether the query asks for the composite trips themselves by their end: the label screen's poll. Those are read
+ * by exactly the asked range and answered with the stored text, nothing parsed.
+ */
+export function asksStoredComposites(keys: readonly string[], keyTime: string): boolean {
+  return keyTime === 'data.end_ts' && keys.every((k) => k === 'analysis/composite_trip');
+}
+
+/** A composite entry as stored: its end time, its trip-local date and its JSON text. */
+export interface StoredCompositeText {
+  endTs: number;
+  localDate: string;
+  json: string;
+}
+
+/**
+ * The first `limit` stored composites of `rows` (read in end order, or newest first), ascending, as they are: the
+ * rows are the answer. Throws `tooLarge()` once the kept texts pass `maxBytes`.
+ */
+export async function collectStoredComposites(
+  rows: AsyncIterable<StoredCompositeText>,
+  {
+    limit = Infinity,
+    maxBytes = Infinity,
+    tooLarge = () => new Error(`entries exceed ${maxBytes} bytes`),
+  }: CollectOptions,
+): Promise<TimedJson[]> {
+  const found: TimedJson[] = [];
+  let bytes = 0;
+  for await (const row of rows) {
+    if (found.length >= limit) break;
+    bytes += Buffer.byteLength(row.json) + 1;
+    if (bytes > maxBytes) throw tooLarge();
+    found.push({ ts: row.endTs, json: row.json });
+  }
+  return found.sort((a, b) => a.ts - b.ts);
+}
+
+/** Stored composites, in end order, as the trip-local days they belong to (a run of rows of one date each). */
+export async function* compositeDaysOf(rows: AsyncIterable<StoredCompositeText>): AsyncGenerator<CompositeDay> {
+  let day: { localDate: string; entries: Entry[] } | undefined;
+  for await (const row of rows) {
+    if (day && day.localDate !== row.localDate) {
+      yield day;
+      day = undefined;
+    }
+    day ??= { localDate: row.localDate, entries: [] };
+    day.entries.push(JSON.parse(row.json) as Entry);
+  }
+  if (day) yield day;
 }
 
 /** An entry as it goes into the answer: its JSON, and its value of the asked time key (for ordering). */

@@ -3,12 +3,17 @@ import { loggableToken, verifyToken } from '../auth/resolve-token.js';
 import { parseProfileUpdate } from '../domain/parse-profile-update.js';
 import { bodyOf } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
-import type { PipelineStateReader, ProfileStore } from './stores.js';
+import type { AccountDeletion, PipelineStateReader, ProfileStore } from './stores.js';
 import { bsonUuid, identifyUser, type IdentifyDeps } from './identify-user.js';
 import type { WebLog } from '../web-log.js';
 
 export function profileRoutes(
-  deps: IdentifyDeps & { profiles: ProfileStore; pipeline: PipelineStateReader; webLog: WebLog },
+  deps: IdentifyDeps & {
+    profiles: ProfileStore;
+    pipeline: PipelineStateReader;
+    webLog: WebLog;
+    accounts: AccountDeletion;
+  },
 ): Router<GatewayState> {
   const router = new Router<GatewayState>();
 
@@ -51,6 +56,17 @@ export function profileRoutes(
     const user = await identifyUser(ctx, deps);
     await deps.profiles.update(user.uuid, parseProfileUpdate(bodyOf(ctx.request.body)));
     ctx.body = { update: true };
+  });
+
+  /**
+   * The user's own deletion of their account and all its data (Google Play requires one in the app). Not in
+   * e-mission's API: the app's settings (or a study's web page holding the token) call it with the usual body.
+   * Afterwards the token answers 403; calling /profile/create with it starts a new, empty account.
+   */
+  router.post('/profile/delete', async (ctx) => {
+    const user = await identifyUser(ctx, deps);
+    const { timeseriesPartitions, documents, tookMs } = await deps.accounts.delete(user.uuid);
+    ctx.body = { deleted: true, timeseries_partitions: timeseriesPartitions, documents, took_ms: tookMs };
   });
 
   return router;

@@ -2,7 +2,14 @@ import Router from '@koa/router';
 import { AuthMissingError, NotFoundError, ValidationError } from '../../../shared/errors/index.js';
 import { parseIsoDay } from '../../../shared/time/index.js';
 import { entriesTooLarge, type TimeseriesReader } from '../../../shared/timeseries/index.js';
-import { collectDerivedEntries, compositeDateRange, mergeByTime } from '../domain/derived-entries.js';
+import {
+  asksStoredComposites,
+  collectDerivedEntries,
+  collectStoredComposites,
+  compositeDaysOf,
+  compositeEndRange,
+  mergeByTime,
+} from '../domain/derived-entries.js';
 import {
   type FindEntriesQuery,
   MAX_FIND_PARTITIONS,
@@ -98,15 +105,21 @@ async function findEntries(deps: ResultsDeps, userId: string, query: FindEntries
       : [];
   let found = raw.map((e) => e.json);
   if (derivedKeys.length > 0 && start <= end) {
-    const { from, to } = compositeDateRange(start, end);
     // One budget for the whole answer: what the raw entries left of it.
     let rawBytes = 0;
     for (const e of raw) rawBytes += Buffer.byteLength(e.json) + 1;
-    const derived = await collectDerivedEntries(
-      deps.diary.compositeDays(userId, from, to, { newestFirst }),
-      { keys: derivedKeys, keyTime, start, end },
-      { limit: readLimit, newestFirst, maxBytes: maxBytes - rawBytes, tooLarge: () => entriesTooLarge(maxBytes) },
-    );
+    const collect = {
+      limit: readLimit,
+      newestFirst,
+      maxBytes: maxBytes - rawBytes,
+      tooLarge: () => entriesTooLarge(maxBytes),
+    };
+    const asIs = asksStoredComposites(derivedKeys, keyTime);
+    const { from, to } = asIs ? { from: start, to: end } : compositeEndRange(start, end);
+    const rows = deps.diary.composites(userId, from, to, { newestFirst });
+    const derived = asIs
+      ? await collectStoredComposites(rows, collect)
+      : await collectDerivedEntries(compositeDaysOf(rows), { keys: derivedKeys, keyTime, start, end }, collect);
     found = mergeByTime(raw, derived);
     if (found.length > readLimit)
       found = newestFirst ? found.slice(found.length - readLimit) : found.slice(0, readLimit);

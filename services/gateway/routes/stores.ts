@@ -3,7 +3,8 @@
  * implementations are in ../store/.
  */
 import type { PipelineProgress, TripCounts, UsercacheDocumentsTable } from '../../../shared/tables/index.js';
-import type { CompositeDay } from '../domain/derived-entries.js';
+import type { ExportRequest, UserExport } from '../../export/export-user.js';
+import type { StoredCompositeText } from '../domain/derived-entries.js';
 import type { LabelTripFact } from '../domain/label-metrics.js';
 import type { SectionFact } from '../domain/metrics-summary.js';
 
@@ -24,15 +25,15 @@ export interface DiaryReader {
   /** The trips of one trip-local date, as getTrips returns them. */
   timeline(userId: string, localDate: string): Promise<unknown[]>;
   /**
-   * The composite-trip entries of the trip-local dates from `fromDate` to `toDate` (YYYY-MM-DD, inclusive), one
-   * date at a time, oldest first (or newest first): the caller stops reading when it has enough.
+   * The stored composite-trip entries whose `data.end_ts` is in [fromEndTs, toEndTs], in end order (or newest
+   * first), streamed: the caller stops reading when it has enough.
    */
-  compositeDays(
+  composites(
     userId: string,
-    fromDate: string,
-    toDate: string,
+    fromEndTs: number,
+    toEndTs: number,
     options?: { newestFirst?: boolean },
-  ): AsyncIterable<CompositeDay>;
+  ): AsyncIterable<StoredCompositeText>;
   /**
    * Hands every section starting in [startTs, endTs], of one user or (null) of everyone, to `visit`, as rows
    * stream in: nothing is collected. Throws a ValidationError naming the limit past `maxSections` rows.
@@ -68,6 +69,21 @@ export interface ProfileStore {
   /** Shallow `$set` of the given fields, as e-mission's `/profile/update`. */
   update(userId: string, fields: Record<string, unknown>): Promise<void>;
   create(userId: string, doc: Record<string, unknown>): Promise<void>;
+}
+
+/** A user's own account deletion (services/deletion): every row in every table, and the token. */
+export interface AccountDeletion {
+  /** Counts of what went (no data), for the answer. */
+  delete(userId: string): Promise<{ timeseriesPartitions: number; documents: number; tookMs: number }>;
+}
+
+/**
+ * A user's own data as a file (services/export): one format, whole UTC days, streamed while the client reads.
+ * A few stream at once per gateway, a few more wait; beyond, an OverloadedError (503).
+ */
+export interface UserExports {
+  /** The export once its turn has come; its slot is held until the body ends or is destroyed. */
+  open(request: Omit<ExportRequest, 'deidentify'>): Promise<UserExport>;
 }
 
 /** What the gateway reads of the usercache documents the trip builder writes. */

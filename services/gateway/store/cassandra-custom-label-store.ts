@@ -146,3 +146,8 @@ export function createCassandraCustomLabelStore(cql: Cql): CustomLabelStore {
     },
   };
 }
+
+/** Account deletion's part in the custom labels table. */
+export async function removeCustomLabels(cql: Cql, userId: string): Promise<void> {
+  await cql.write('DELETE FROM custom_labels WHERE user_id = ?', [userId]);
+}

@@ -2,12 +2,11 @@ import pLimit from 'p-limit';
 import type { Cql } from '../../../shared/cassandra/index.js';
 import { OverloadedError } from '../../../shared/errors/index.js';
 import {
-  createCompositeDaysTable,
+  createCompositeEntriesTable,
   createDiaryDaysTable,
   createLabelTripMetricsTable,
   createSectionMetricsTable,
 } from '../../../shared/tables/index.js';
-import type { CompositeDay } from '../domain/derived-entries.js';
 import type { DiaryReader } from '../routes/stores.js';
 
 export interface DiaryReaderOptions {
@@ -35,14 +34,13 @@ export function createCassandraDiaryReader(
     return aggregateSlots(scan);
   };
   const diaryDays = createDiaryDaysTable(cql);
-  const compositeDays = createCompositeDaysTable(cql);
+  const compositeEntries = createCompositeEntriesTable(cql);
   const sectionMetrics = createSectionMetricsTable(cql);
   const labelMetrics = createLabelTripMetricsTable(cql);
   return {
     timeline: (userId, localDate) => diaryDays.read(userId, localDate),
 
-    compositeDays: (userId, fromDate, toDate, options) =>
-      compositeDays.days(userId, fromDate, toDate, options) as AsyncIterable<CompositeDay>,
+    composites: (userId, fromEndTs, toEndTs, options) => compositeEntries.range(userId, fromEndTs, toEndTs, options),
 
     async scanSections(userId, startTs, endTs, visit, { maxSections, concurrency = 2 }) {
       const scan = () =>

@@ -28,3 +28,8 @@ export function createCassandraProfileStore(cql: Cql): ProfileStore {
     },
   };
 }
+
+/** Account deletion's part in the profiles table. */
+export async function removeProfile(cql: Cql, userId: string): Promise<void> {
+  await cql.write('DELETE FROM profiles WHERE user_id = ?', [userId]);
+}

@@ -1,6 +1,6 @@
 import type { Cql, Statement } from '../../../shared/cassandra/index.js';
 import {
-  createCompositeDaysTable,
+  createCompositeEntriesTable,
   createDiaryDaysTable,
   createLabelTripMetricsTable,
   createPipelineStateTable,
@@ -45,7 +45,7 @@ export function sectionFacts(userId: string, trip: BuiltTrip): SectionFact[] {
 export function createCassandraTripStore(cql: Cql): TripStore {
   const sectionMetrics = createSectionMetricsTable(cql);
   const diaryDays = createDiaryDaysTable(cql);
-  const compositeDays = createCompositeDaysTable(cql);
+  const compositeEntries = createCompositeEntriesTable(cql);
   const labelCounts = createTripLabelCountsTable(cql);
   const labelMetrics = createLabelTripMetricsTable(cql);
   const pipelineState = createPipelineStateTable(cql);
@@ -62,14 +62,14 @@ export function createCassandraTripStore(cql: Cql): TripStore {
     const labelFacts = tripLabelFacts(composites).map((f) => ({ ...f, userId }));
     if (composites.length === 0) {
       await Promise.all([
-        compositeDays.remove(userId, localDate),
+        compositeEntries.saveDay(userId, localDate, []),
         labelCounts.remove(userId, localDate),
         labelMetrics.replaceDay(userId, localDate, labelFacts),
       ]);
       return;
     }
     await Promise.all([
-      compositeDays.save(userId, localDate, composites),
+      compositeEntries.saveDay(userId, localDate, composites),
       labelCounts.save(userId, localDate, {
         totalTrips: composites.filter(isTripComposite).length,
         labeledTrips: composites.filter(isLabeled).length,
@@ -190,6 +190,31 @@ export function createCassandraTripStore(cql: Cql): TripStore {
     },
     async saveProgress(userId, progress) {
       await pipelineState.save(userId, progress);
+    },
+  };
+}
+
+/** Account deletion's part in the trip builder's own tables (trip_index, trips_by_day, trip_builder_state). */
+export interface TripTablesEraser {
+  /** Trip-local dates and start/end times of the user's trips, read before they are removed. */
+  trips(userId: string): Promise<IndexedTrip[]>;
+  /** Removes the user's trips of those dates, the trip index and the resume point. */
+  removeUser(userId: string, localDates: Iterable<string>): Promise<void>;
+}
+
+export function createTripTablesEraser(cql: Cql): TripTablesEraser {
+  return {
+    async trips(userId) {
+      const out: IndexedTrip[] = [];
+      for await (const row of cql.iterate(`SELECT ${INDEX_COLUMNS} FROM trip_index WHERE user_id = ?`, [userId]))
+        out.push(toIndexed(row));
+      return out;
+    },
+    async removeUser(userId, localDates) {
+      for (const localDate of new Set(localDates))
+        await cql.write('DELETE FROM trips_by_day WHERE user_id = ? AND local_date = ?', [userId, localDate]);
+      await cql.write('DELETE FROM trip_index WHERE user_id = ?', [userId]);
+      await cql.write('DELETE FROM trip_builder_state WHERE user_id = ?', [userId]);
     },
   };
 }

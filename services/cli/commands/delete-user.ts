@@ -1,0 +1,50 @@
+import { userInfo } from 'node:os';
+import { topicName } from '../../../shared/events/index.js';
+import { createIdempotentProducer } from '../../../shared/kafka/index.js';
+import { createLogger } from '../../../shared/logger/index.js';
+import { createDeletedUsersTable, createUsersTable } from '../../../shared/tables/index.js';
+import { deleteUser as deleteAccount } from '../../deletion/delete-user.js';
+import { createUserErasure } from '../../deletion/user-erasure.js';
+import { resolveUser, type Session } from '../session.js';
+
+/** The operator running the command, for the audit line. */
+function operatorName(): string {
+  return process.env['SUDO_USER'] ?? process.env['USER'] ?? userInfo().username;
+}
+
+/**
+ * `itinera delete-user <token or uuid> --yes`: deletes the account and every row of its data (services/deletion).
+ * Without --yes it only says what it would do: there is no undo.
+ */
+export async function deleteUser(s: Session, who: string, confirmed: boolean): Promise<number> {
+  const uuid = await resolveUser(s, who);
+  if (!confirmed) {
+    process.stdout.write(`would delete user ${uuid} and all its data; run again with --yes to delete\n`);
+    return 1;
+  }
+  const producer = createIdempotentProducer(s.kafka);
+  await producer.connect();
+  try {
+    const report = await deleteAccount(
+      {
+        users: createUsersTable(s.cql, { cacheEntries: 1 }),
+        deletedUsers: createDeletedUsersTable(s.cql),
+        erase: createUserErasure({
+          cql: s.cql,
+          producer,
+          diaryTopic: topicName(s.config.kafka.topicPrefix, 'diary'),
+        }),
+        audit: createLogger({ component: 'audit' }),
+      },
+      uuid,
+      'operator',
+      operatorName(),
+    );
+    process.stdout.write(
+      `deleted user ${uuid}: ${report.timeseriesPartitions} timeseries partitions, ${report.documents} phone documents, in ${report.tookMs} ms\n`,
+    );
+    return 0;
+  } finally {
+    await producer.disconnect();
+  }
+}

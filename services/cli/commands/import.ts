@@ -1,0 +1,71 @@
+import { SingleBar, Presets } from 'cli-progress';
+import { topicName } from '../../../shared/events/index.js';
+import { createIdempotentProducer } from '../../../shared/kafka/index.js';
+import { createUsercachePublisher } from '../../gateway/ingest/kafka-usercache-publisher.js';
+import { createImportAccounts } from '../../import/cassandra-import-accounts.js';
+import type { ImportSkip } from '../../import/domain/emission-entry.js';
+import { readUuidTokens } from '../../import/dump/read-uuid-tokens.js';
+import { importDump } from '../../import/import-dump.js';
+import { listDumpFiles } from '../../import/dump/list-dump-files.js';
+import { readEmissionEntries } from '../../import/dump/read-emission-dump.js';
+import type { Session } from '../session.js';
+
+/** Skips printed one by one; past this only their count is. */
+const SKIPS_SHOWN = 20;
+
+/**
+ * `itinera import <path> [--uuids Stage_uuids.ndjson]`: pushes an e-mission dump (a file or a folder; e-mission's
+ * JSON array export or mongoexport NDJSON, gzip accepted) through the ingest path (services/import). Users keep their
+ * e-mission uuid; with e-mission's `Stage_uuids` export they also keep their token, else the token is the uuid.
+ */
+export async function importCommand(s: Session, path: string, uuidsFile: string | undefined): Promise<number> {
+  const tokens = uuidsFile ? await readUuidTokens(uuidsFile) : new Map<string, string>();
+  const totalBytes = (await listDumpFiles(path)).reduce((sum, f) => sum + f.bytes, 0);
+  const bar = new SingleBar(
+    { format: 'import [{bar}] {percentage}% | {value}/{total} bytes | {entries} entries', stream: process.stderr },
+    Presets.shades_classic,
+  );
+  bar.start(totalBytes, 0, { entries: 0 });
+  const skips: ImportSkip[] = [];
+  let skipped = 0;
+  const onSkip = (skip: ImportSkip) => {
+    skipped += 1;
+    if (skips.length < SKIPS_SHOWN) skips.push(skip);
+  };
+  let read = 0;
+  const producer = createIdempotentProducer(s.kafka);
+  try {
+    const counts = await importDump(
+      {
+        accounts: createImportAccounts(s.cql),
+        publisher: createUsercachePublisher({
+          producer,
+          codec: s.codec,
+          topic: topicName(s.config.kafka.topicPrefix, 'usercache'),
+        }),
+        tokenOf: (uuid) => tokens.get(uuid) ?? uuid,
+        now: () => Date.now() / 1000,
+      },
+      (async function* counted() {
+        for await (const e of readEmissionEntries(path, { onBytes: (n) => bar.increment(n), onSkip })) {
+          read += 1;
+          if (read % 1000 === 0) bar.update({ entries: read });
+          yield e;
+        }
+      })(),
+      onSkip,
+    );
+    bar.update(totalBytes, { entries: read });
+    bar.stop();
+    for (const skip of skips)
+      process.stdout.write(`skipped ${skip.file}${skip.line ? `:${skip.line}` : ''}: ${skip.reason}\n`);
+    if (skipped > skips.length) process.stdout.write(`… and ${skipped - skips.length} more skipped\n`);
+    process.stdout.write(
+      `imported ${counts.users} users: ${counts.pushed} entries pushed, ${counts.derived} e-mission derived entries left out (Itinera derives its own), ${counts.refused} refused\n`,
+    );
+    return 0;
+  } finally {
+    bar.stop();
+    await producer.disconnect();
+  }
+}

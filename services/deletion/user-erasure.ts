@@ -1,0 +1,107 @@
+import type { Producer } from 'kafkajs';
+import pLimit from 'p-limit';
+import type { Cql, Statement } from '../../shared/cassandra/index.js';
+import { diaryDocumentKey } from '../../shared/events/index.js';
+import {
+  createCompositeEntriesTable,
+  createDiaryDaysTable,
+  createLabelTripMetricsTable,
+  createPipelineStateTable,
+  createSectionMetricsTable,
+  createTripLabelCountsTable,
+  createUsercacheDocumentsTable,
+} from '../../shared/tables/index.js';
+import { createErrorTimeseries, createTimeseriesEraser, dayOf } from '../../shared/timeseries/index.js';
+import { removeCustomLabels } from '../gateway/store/cassandra-custom-label-store.js';
+import { removeProfile } from '../gateway/store/cassandra-profile-store.js';
+import { createTripTablesEraser } from '../trip-builder/store/cassandra-trip-store.js';
+
+/** What an erasure removed, in counts (no data). */
+export interface ErasureCounts {
+  /** Timeseries partitions (one key, one day, one ordering). */
+  timeseriesPartitions: number;
+  /** UTC days whose section rows and trip-local dates whose trip rows were cleared. */
+  metricDays: number;
+  /** Server-to-phone documents removed, each with a tombstone on the diary topic. */
+  documents: number;
+}
+
+/** Removes every row a user has, in every table, and the user's records on the compacted topic. */
+export type UserErasure = (userId: string) => Promise<ErasureCounts>;
+
+/** Deletes run at once: a user with years of data has thousands of partitions. */
+const DELETES_AT_ONCE = 16;
+
+const isoDate = (day: number) => new Date(day * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * Account deletion across the tables' owner modules. The days a user can have rows on in the tables partitioned
+ * by day (section metrics by UTC day, label metrics by trip-local date) are read first, from the timeseries' day
+ * index and the trip index, before those are removed: every section lies on a day with locations, and a trip-local
+ * date is at most a day off the UTC days of its data.
+ */
+export function createUserErasure(deps: { cql: Cql; producer: Producer; diaryTopic: string }): UserErasure {
+  const { cql } = deps;
+  const timeseries = createTimeseriesEraser(cql);
+  const trips = createTripTablesEraser(cql);
+  const documents = createUsercacheDocumentsTable(cql);
+  const sectionMetrics = createSectionMetricsTable(cql);
+  const labelMetrics = createLabelTripMetricsTable(cql);
+  const labelCounts = createTripLabelCountsTable(cql);
+  const limit = pLimit(DELETES_AT_ONCE);
+  // The producer may be shared with puts that connect it lazily: connect once, again after a disconnect.
+  let connected: Promise<void> | undefined;
+  deps.producer.on(deps.producer.events.DISCONNECT, () => {
+    connected = undefined;
+  });
+  const ready = () =>
+    (connected ??= deps.producer.connect().catch((err: unknown) => {
+      connected = undefined;
+      throw err;
+    }));
+  const run = (statements: Statement[]) =>
+    Promise.all(statements.map((s) => limit(() => cql.write(s.query, s.params))));
+
+  return async (userId) => {
+    const partitions = [];
+    for await (const p of timeseries.partitions(userId)) partitions.push(p);
+    const tripList = await trips.trips(userId);
+    const utcDays = new Set(partitions.map((p) => p.day));
+    for (const t of tripList) for (let d = dayOf(t.startTs); d <= dayOf(t.endTs); d += 1) utcDays.add(d);
+    const localDates = new Set([...tripList.map((t) => t.localDate), ...(await labelCounts.dates(userId))]);
+    for (const d of utcDays) for (const near of [d - 1, d, d + 1]) localDates.add(isoDate(near));
+    const documentKeys = await documents.keys(userId);
+
+    // Derived data first, raw data last: a deletion interrupted halfway can be run again, and finds its days.
+    await run([
+      ...[...utcDays].map((d) => sectionMetrics.removeUserDay(userId, d)),
+      ...[...localDates].map((d) => labelMetrics.removeUserDate(userId, d)),
+    ]);
+    await trips.removeUser(userId, localDates);
+    await Promise.all([
+      createCompositeEntriesTable(cql).removeUser(userId),
+      createDiaryDaysTable(cql).removeUser(userId),
+      labelCounts.removeUser(userId),
+      createPipelineStateTable(cql).removeUser(userId),
+      documents.removeUser(userId),
+      createErrorTimeseries(cql).removeUser(userId),
+      removeProfile(cql, userId),
+      removeCustomLabels(cql, userId),
+    ]);
+    if (documentKeys.length > 0) {
+      await ready();
+      await deps.producer.send({
+        topic: deps.diaryTopic,
+        acks: -1,
+        // Tombstones: compaction then drops every earlier record of these keys.
+        messages: documentKeys.map((key) => ({ key: diaryDocumentKey(userId, key), value: null })),
+      });
+    }
+    await run(partitions.flatMap((p) => timeseries.removePartition(userId, p)));
+    return {
+      timeseriesPartitions: partitions.length,
+      metricDays: utcDays.size + localDates.size,
+      documents: documentKeys.length,
+    };
+  };
+}

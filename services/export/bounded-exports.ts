@@ -1,0 +1,55 @@
+import { finished } from 'node:stream';
+import pLimit from 'p-limit';
+import { OverloadedError } from '../../shared/errors/index.js';
+import { exportUser, type ExportRequest, type UserExport } from './export-user.js';
+import type { ExportSources } from './sources.js';
+
+export interface ExportBounds {
+  /**
+   * Exports streaming at once: each holds Cassandra reads open for as long as its client takes to download, so a
+   * few clients asking for years of locations must not take the reads the phones' calls need. @defaultValue 2
+   */
+  exportsAtOnce?: number;
+  /** Exports waiting for a slot; one more is refused with 503 OVERLOADED. @defaultValue 4 */
+  exportsQueued?: number;
+}
+
+/** Exports one at a time in each of a few slots, as the gateway offers them to users. */
+export interface BoundedExports {
+  /**
+   * The export, once a slot is free: the slot is held until its body has ended or been destroyed (the client
+   * read it all, or went away), not only until it starts. Throws an OverloadedError when `exportsAtOnce` run and
+   * `exportsQueued` wait already.
+   */
+  open(request: ExportRequest): Promise<UserExport>;
+}
+
+export function createBoundedExports(
+  sources: ExportSources,
+  { exportsAtOnce = 2, exportsQueued = 4 }: ExportBounds = {},
+): BoundedExports {
+  const slots = pLimit(exportsAtOnce);
+  /** Resolves, in its turn, with the function that frees the slot. */
+  const slot = () =>
+    new Promise<() => void>((admitted) => {
+      void slots(() => new Promise<void>((release) => admitted(release)));
+    });
+  return {
+    async open(request) {
+      if (slots.activeCount + slots.pendingCount >= exportsAtOnce + exportsQueued)
+        throw new OverloadedError('the gateway is busy with other exports; retry later', {
+          details: { running: slots.activeCount, waiting: slots.pendingCount },
+        });
+      const release = await slot();
+      let opened: UserExport;
+      try {
+        opened = exportUser(sources, request);
+      } catch (err) {
+        release();
+        throw err;
+      }
+      finished(opened.body, () => release());
+      return opened;
+    },
+  };
+}

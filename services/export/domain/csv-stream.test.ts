@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { csvStream } from './csv-stream.js';
+
+describe('csvStream', () => {
+  it('pulls from its source only as fast as it is read', async () => {
+    let produced = 0;
+    async function* many() {
+      for (let i = 0; i < 100_000; i++) {
+        produced++;
+        yield i;
+      }
+    }
+    const stream = csvStream(['n', 'text'], many(), (n) => [{ n, text: 'x'.repeat(100) }]);
+    const iterator = stream[Symbol.asyncIterator]();
+    await iterator.next();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(produced).toBeLessThan(1_000);
+    stream.destroy();
+  });
+
+  it('closes its source when the reader goes away', async () => {
+    let closed = false;
+    async function* endless() {
+      try {
+        for (let i = 0; ; i++) yield i;
+      } finally {
+        closed = true;
+      }
+    }
+    const stream = csvStream(['n'], endless(), (n) => [{ n }]);
+    for await (const _chunk of stream) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(closed).toBe(true);
+  });
+
+  it('fails the stream when the source fails, instead of ending it as if complete', async () => {
+    async function* failing() {
+      yield 1;
+      throw new Error('Cassandra went away');
+    }
+    const stream = csvStream(['n'], failing(), (n) => [{ n }]);
+    await expect(
+      (async () => {
+        for await (const _chunk of stream) {
+          // read everything
+        }
+      })(),
+    ).rejects.toThrow('Cassandra went away');
+  });
+});

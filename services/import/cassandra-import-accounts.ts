@@ -1,0 +1,27 @@
+import type { Cql } from '../../shared/cassandra/index.js';
+import { createDeletedUsersTable, createUsersTable } from '../../shared/tables/index.js';
+import { createCassandraProfileStore } from '../gateway/store/cassandra-profile-store.js';
+import type { ImportAccounts } from './import-dump.js';
+
+/** Accounts for an import: registered under their e-mission uuid, with the profile /profile/create would give. */
+export function createImportAccounts(cql: Cql): ImportAccounts {
+  const users = createUsersTable(cql, { cacheEntries: 1 });
+  const deleted = createDeletedUsersTable(cql);
+  const profiles = createCassandraProfileStore(cql);
+  return {
+    async ensure(uuid, token) {
+      if (await deleted.isDeleted(uuid)) return false;
+      if (await users.findByUuid(uuid)) return true;
+      const { user, created } = await users.registerAs(token, uuid);
+      if (user.uuid !== uuid) return false;
+      if (created)
+        await profiles.create(uuid, {
+          source: 'Itinera',
+          create_ts: user.createTs.getTime() / 1000,
+          mode: {},
+          purpose: {},
+        });
+      return true;
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import { acceptPutEntries, PutRejection, toRecordsWithin } from '../gateway/domain/put-entries.js';
+import type { UsercachePublisher } from '../gateway/ingest/kafka-usercache-publisher.js';
+import { batchByUser } from './domain/batch-by-user.js';
+import type { EmissionEntry, ImportSkip } from './domain/emission-entry.js';
+import { isRawPhoneKey, toPhoneEntry } from './domain/phone-entry.js';
+
+/** What the import needs of the accounts: an Itinera user for each e-mission uuid, the same uuid. */
+export interface ImportAccounts {
+  /**
+   * Makes sure the user exists under this uuid (registered with `token` when new). Returns false for a uuid that
+   * cannot be imported: a deleted account, or a token already registered under another uuid.
+   */
+  ensure(uuid: string, token: string): Promise<boolean>;
+}
+
+export interface ImportDeps {
+  accounts: ImportAccounts;
+  publisher: Pick<UsercachePublisher, 'publish'>;
+  /** The token a user is registered with (e-mission's `Stage_uuids` mapping); the uuid itself when unknown. */
+  tokenOf: (uuid: string) => string;
+  now: () => number;
+}
+
+export interface ImportCounts {
+  users: number;
+  /** Entries published to the usercache topic, as a put from the phone would be. */
+  pushed: number;
+  /** e-mission's own derived entries (trips, sections, inferences…): Itinera derives its own from the raw ones. */
+  derived: number;
+  /** Entries a put would refuse (with why, through `onSkip`), and entries of users that cannot be imported. */
+  refused: number;
+}
+
+/** Entries published at once: the size of a large phone sync, far below the topic's batch limits. */
+const BATCH = 2000;
+
+/**
+ * Pushes an e-mission dump through the real ingest path: every raw phone entry, checked by the same rules as
+ * `/usercache/put`, is published to the usercache topic under its e-mission uuid; the converter and the trip builder
+ * then do what they do for a phone. Re-running it duplicates nothing: the timeseries keeps one row per entry
+ * identity (user, key, type, write_ts). Memory holds one batch.
+ */
+export async function importDump(
+  deps: ImportDeps,
+  entries: AsyncIterable<EmissionEntry>,
+  onSkip: (skip: ImportSkip) => void = () => {},
+): Promise<ImportCounts> {
+  const counts: ImportCounts = { users: 0, pushed: 0, derived: 0, refused: 0 };
+  const known = new Map<string, boolean>();
+  for await (const batch of batchByUser(entries, BATCH)) {
+    const { userUuid } = batch;
+    let importable = known.get(userUuid);
+    if (importable === undefined) {
+      importable = await deps.accounts.ensure(userUuid, deps.tokenOf(userUuid));
+      known.set(userUuid, importable);
+      if (importable) counts.users += 1;
+      else
+        onSkip({
+          file: batch.entries[0]?.file ?? '',
+          reason: `user ${userUuid} cannot be imported (deleted, or its token belongs to another uuid)`,
+        });
+    }
+    if (!importable) {
+      counts.refused += batch.entries.length;
+      continue;
+    }
+    const accepted = [];
+    for (const entry of batch.entries) {
+      if (!isRawPhoneKey(String(entry.metadata['key']))) {
+        counts.derived += 1;
+        continue;
+      }
+      const checked = acceptPutEntries([toPhoneEntry(entry)], 1);
+      const records = checked instanceof PutRejection ? checked : toRecordsWithin(userUuid, checked, deps.now());
+      if (records instanceof PutRejection) {
+        counts.refused += 1;
+        onSkip({ file: entry.file, reason: records.message.replace('phone_to_server[0]', 'entry') });
+        continue;
+      }
+      accepted.push(...records);
+    }
+    await deps.publisher.publish(userUuid, accepted);
+    counts.pushed += accepted.length;
+  }
+  return counts;
+}

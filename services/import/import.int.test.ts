@@ -1,0 +1,90 @@
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTimeseriesReader } from '../../shared/timeseries/index.js';
+import { runCli, startInProcessPipeline, type InProcessPipeline } from '../../test/helpers/pipeline.js';
+import { DAY_OF, loadGroundTruth, loadRealDay } from '../../test/helpers/real-days.js';
+import { sharedDataDir } from '../../test/helpers/shared-data.js';
+import { waitFor } from '../../test/helpers/test-env.js';
+import { settledTrips } from '../../test/helpers/trips.js';
+
+/**
+ * Migration from e-mission (issue 14, item 4): `itinera import` of e-mission's own exports (a folder, one file
+ * gzipped) pushes them through Kafka, the converter and the trip builder; run twice, it stores one copy, and the
+ * trips are e-mission's ground truth.
+ */
+
+const DAYS = ['shankari_2016-08-10', 'gabe_2016-06-15'] as const;
+
+let pipeline: InProcessPipeline;
+beforeAll(async () => {
+  pipeline = await startInProcessPipeline();
+});
+afterAll(async () => {
+  await pipeline?.stop();
+});
+
+const uuidOf = (day: string) => {
+  const hex = (loadRealDay(day)[0] as unknown as { user_id: { $uuid: string } }).user_id.$uuid;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+};
+/** Distinct entry identities of a day: what the timeseries keeps one row each of. */
+const identities = (day: string) =>
+  new Set(
+    loadRealDay(day).map((e) => `${e.metadata.key}|${(e.metadata as { type?: string }).type}|${e.metadata.write_ts}`),
+  ).size;
+
+describe('import from e-mission', () => {
+  it('When an e-mission dump is imported twice, then each entry is stored once and the trips are the ground truth', async () => {
+    const { env, gw } = pipeline;
+    const dir = mkdtempSync(join(tmpdir(), 'itinera-import-'));
+    const source = (day: string) => join(sharedDataDir(), 'emission-real-days', `${day}.json`);
+    writeFileSync(join(dir, `${DAYS[0]}.json.gz`), gzipSync(readFileSync(source(DAYS[0]))));
+    copyFileSync(source(DAYS[1]), join(dir, `${DAYS[1]}.json`));
+    // e-mission's expected trips beside each dump, as its tests keep them: what `compare` reads (import skips them).
+    for (const day of DAYS)
+      copyFileSync(
+        join(sharedDataDir(), 'emission-real-days', `${day}.ground_truth.json`),
+        join(dir, `${day}.ground_truth.json`),
+      );
+
+    const first = runCli(env, ['import', dir]);
+    expect(first).toMatch(/imported 2 users: \d+ entries pushed/);
+    const second = runCli(env, ['import', dir]);
+    expect(second).toMatch(/imported 2 users/);
+
+    const timeseries = createTimeseriesReader(env.cql);
+    for (const day of DAYS) {
+      const uuid = uuidOf(day);
+      const expected = identities(day);
+      const stored = await waitFor(
+        async () => {
+          const n = Object.values(await timeseries.countByKey(uuid)).reduce((a, b) => a + b, 0);
+          return n >= expected ? n : undefined;
+        },
+        60_000,
+        `${day}'s entries stored`,
+      );
+      expect(stored).toBe(expected);
+
+      // Without a Stage_uuids mapping, the participant's token is the uuid.
+      const truth = loadGroundTruth(day).map((t) => t.properties);
+      const trips = await settledTrips(gw, uuid, DAY_OF[day], truth.length);
+      for (const t of truth)
+        expect(
+          trips.some(
+            (b: any) =>
+              Math.abs(b.properties.start_ts - t['start_ts']) <= 60 &&
+              Math.abs(b.properties.end_ts - t['end_ts']) <= 60,
+          ),
+          `${day} trip at ${t['start_fmt_time']}`,
+        ).toBe(true);
+    }
+
+    const compared = runCli(env, ['compare', dir]);
+    for (const day of DAYS) expect(compared).toContain(`${uuidOf(day)}\t${DAY_OF[day]}`);
+    expect(compared).toMatch(/total: \d+ of \d+ e-mission trips matched \(100%\)/);
+  });
+});
