@@ -1,9 +1,10 @@
 /**
  * npm run bench: measures the gateway and the converter on the real local stack, each against a raw baseline
  * measured in the same run on the same records. Writes bench/results/<date>.{json,md} and prints the table.
- * BENCH_SCALE (default 1) multiplies the number of puts and converted entries. BENCH_PARTS (default
- * "put,converter,e2e") runs only some parts; BENCH_E2E_USERS (default "100,1000") sets the end-to-end user counts;
- * BENCH_CPU_PROF_DIR makes every service process write a CPU profile there.
+ * BENCH_SCALE (default 1) multiplies the number of puts, converted entries and exported entries. BENCH_PARTS
+ * (default "put,converter,e2e") runs only some parts; "export" (bench/export.ts: a million entries seeded, then
+ * exported in one call, about 2 GB written to Cassandra) runs only when named. BENCH_E2E_USERS (default "100,1000")
+ * sets the end-to-end user counts; BENCH_CPU_PROF_DIR makes every service process write a CPU profile there.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -23,6 +24,7 @@ import { convertEntry } from '../services/converter/domain/convert-entry.js';
 import { createTimeseriesWriter, entryObjectId } from '../services/converter/store/cassandra-timeseries-writer.js';
 import { sharedDataDir } from '../test/helpers/shared-data.js';
 import { benchEndToEnd, loadDays, type EndToEndFigures } from './end-to-end.js';
+import { benchExport, exportRows, type ExportFigures } from './export.js';
 import {
   loadRealEntries,
   makeBatch,
@@ -347,6 +349,16 @@ async function main(): Promise<void> {
     );
   }
 
+  let exported: ExportFigures | null = null;
+  if (parts.has('export')) {
+    process.stdout.write('bench: export of one user with 1,000,000 × scale raw entries…\n');
+    const exportConfig = benchConfig(`${tag}x`);
+    await provision(exportConfig);
+    const startGateway = () => startProcess('services/gateway/main.ts', [], envFor(exportConfig, logDir));
+    const url = `http://127.0.0.1:${GATEWAY_PORT}`;
+    exported = await benchExport(exportConfig, startGateway, url, real, Math.round(1_000_000 * scale));
+  }
+
   const sustained = Math.max(0, ...puts.rows.map((r) => r.entriesPerSecond));
   const results = {
     date: new Date().toISOString(),
@@ -366,6 +378,7 @@ async function main(): Promise<void> {
     rawCassandraEntriesPerSecond: rawCassandra,
     serversRssMb: serverRss(),
     endToEnd,
+    export: exported,
   };
   const table = [
     `Machine: ${results.machine.cpus} cores (${results.machine.cpuModel}), ${results.machine.memoryGb} GiB, Node ${results.machine.node}; whole stack on the same machine.`,
@@ -394,6 +407,7 @@ async function main(): Promise<void> {
       (e) =>
         `| trip builder CPU per user-day (${e.users} users) | ${e.tripBuilderCpuMsPerUserDay} ms; peak RSS: trip builder ${e.tripBuilderPeakRssMb} MB, gateway ${e.gatewayPeakRssMb} MB, converter ${e.converterPeakRssMb} MB | | |`,
     ),
+    ...(exported ? exportRows(exported) : []),
     ...(parts.has('put') ? [`| gateway peak RSS under load | ${puts.gatewayRssMb} MB | | |`] : []),
     ...(parts.has('converter')
       ? [`| converter peak RSS (per worker) | ${Math.max(...Object.values(converter).map((c) => c.rssMb))} MB | | |`]

@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTimeseriesReader } from '../../shared/timeseries/index.js';
 import { runCli, startInProcessPipeline, type InProcessPipeline } from '../../test/helpers/pipeline.js';
-import { DAY_OF, loadGroundTruth, loadRealDay } from '../../test/helpers/real-days.js';
+import { DAY_OF, loadGroundTruth, loadRealDay, REAL_DAYS } from '../../test/helpers/real-days.js';
 import { sharedDataDir } from '../../test/helpers/shared-data.js';
 import { waitFor } from '../../test/helpers/test-env.js';
 import { settledTrips } from '../../test/helpers/trips.js';
@@ -16,7 +16,8 @@ import { settledTrips } from '../../test/helpers/trips.js';
  * trips are e-mission's ground truth.
  */
 
-const DAYS = ['shankari_2016-08-10', 'gabe_2016-06-15'] as const;
+/** Every shared real day: one gzipped, the others as e-mission exported them. */
+const DAYS = REAL_DAYS;
 
 let pipeline: InProcessPipeline;
 beforeAll(async () => {
@@ -30,19 +31,21 @@ const uuidOf = (day: string) => {
   const hex = (loadRealDay(day)[0] as unknown as { user_id: { $uuid: string } }).user_id.$uuid;
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 };
-/** Distinct entry identities of a day: what the timeseries keeps one row each of. */
-const identities = (day: string) =>
+/** Distinct entry identities of a user's days: what the timeseries keeps one row each of. */
+const identities = (days: readonly string[]) =>
   new Set(
-    loadRealDay(day).map((e) => `${e.metadata.key}|${(e.metadata as { type?: string }).type}|${e.metadata.write_ts}`),
+    days
+      .flatMap((day) => loadRealDay(day))
+      .map((e) => `${e.metadata.key}|${(e.metadata as { type?: string }).type}|${e.metadata.write_ts}`),
   ).size;
 
 describe('import from e-mission', () => {
-  it('When an e-mission dump is imported twice, then each entry is stored once and the trips are the ground truth', async () => {
+  it('When an e-mission dump is imported twice, then each entry is stored once, the trips are e-mission’s, and compare says how many', async () => {
     const { env, gw } = pipeline;
     const dir = mkdtempSync(join(tmpdir(), 'itinera-import-'));
     const source = (day: string) => join(sharedDataDir(), 'emission-real-days', `${day}.json`);
     writeFileSync(join(dir, `${DAYS[0]}.json.gz`), gzipSync(readFileSync(source(DAYS[0]))));
-    copyFileSync(source(DAYS[1]), join(dir, `${DAYS[1]}.json`));
+    for (const day of DAYS.slice(1)) copyFileSync(source(day), join(dir, `${day}.json`));
     // e-mission's expected trips beside each dump, as its tests keep them: what `compare` reads (import skips them).
     for (const day of DAYS)
       copyFileSync(
@@ -51,40 +54,45 @@ describe('import from e-mission', () => {
       );
 
     const first = runCli(env, ['import', dir]);
-    expect(first).toMatch(/imported 2 users: \d+ entries pushed/);
+    expect(first).toMatch(/imported 3 users: \d+ entries pushed/);
     const second = runCli(env, ['import', dir]);
-    expect(second).toMatch(/imported 2 users/);
+    expect(second).toMatch(/imported 3 users/);
 
     const timeseries = createTimeseriesReader(env.cql);
+    let [matched, expected] = [0, 0];
     for (const day of DAYS) {
       const uuid = uuidOf(day);
-      const expected = identities(day);
+      const entries = identities(DAYS.filter((d) => uuidOf(d) === uuid));
       const stored = await waitFor(
         async () => {
           const n = Object.values(await timeseries.countByKey(uuid)).reduce((a, b) => a + b, 0);
-          return n >= expected ? n : undefined;
+          return n >= entries ? n : undefined;
         },
         60_000,
         `${day}'s entries stored`,
       );
-      expect(stored).toBe(expected);
+      expect(stored).toBe(entries);
 
       // Without a Stage_uuids mapping, the participant's token is the uuid.
       const truth = loadGroundTruth(day).map((t) => t.properties);
       const trips = await settledTrips(gw, uuid, DAY_OF[day], truth.length);
-      for (const t of truth)
-        expect(
-          trips.some(
-            (b: any) =>
-              Math.abs(b.properties.start_ts - t['start_ts']) <= 60 &&
-              Math.abs(b.properties.end_ts - t['end_ts']) <= 60,
-          ),
-          `${day} trip at ${t['start_fmt_time']}`,
-        ).toBe(true);
+      expected += truth.length;
+      matched += truth.filter((t) =>
+        trips.some(
+          (b: any) =>
+            Math.abs(b.properties.start_ts - t['start_ts']) <= 60 && Math.abs(b.properties.end_ts - t['end_ts']) <= 60,
+        ),
+      ).length;
     }
+    // e-mission built each ground-truth day alone; imported, the three shankari days are one user's history, and a
+    // day's first trip can start earlier where its start is extrapolated from the place left days before (issue 18's
+    // sparse first points): at most that first trip of each such day is off by more than 60 s.
+    const continuedDays = DAYS.filter((d) => DAYS.some((e) => uuidOf(e) === uuidOf(d) && DAY_OF[e] < DAY_OF[d])).length;
+    expect(matched).toBeGreaterThanOrEqual(expected - continuedDays);
 
     const compared = runCli(env, ['compare', dir]);
+    console.log(`itinera compare on the shared days:\n${compared}`);
     for (const day of DAYS) expect(compared).toContain(`${uuidOf(day)}\t${DAY_OF[day]}`);
-    expect(compared).toMatch(/total: \d+ of \d+ e-mission trips matched \(100%\)/);
+    expect(compared).toContain(`total: ${matched} of ${expected} e-mission trips matched`);
   });
 });

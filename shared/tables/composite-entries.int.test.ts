@@ -51,6 +51,25 @@ describe('composite entries', () => {
     expect((await all(user)).map((r) => r.endTs)).toEqual([90_000]);
   });
 
+  it('When a rebuild moves a trip to the next date, then whichever date is rendered first, the trip stays, once', async () => {
+    for (const order of [
+      ['2024-01-02', '2024-01-01'],
+      ['2024-01-01', '2024-01-02'],
+    ]) {
+      const user = randomUUID();
+      await table.saveDay(user, '2024-01-01', [trip('a', 1000)]);
+      const renders: Record<string, ReturnType<typeof trip>[]> = {
+        '2024-01-01': [],
+        '2024-01-02': [trip('a', 1000), trip('b', 2000)],
+      };
+      for (const date of order) await table.saveDay(user, date, renders[date]!);
+      expect((await all(user)).map((r) => [r.endTs, r.localDate])).toEqual([
+        [1000, '2024-01-02'],
+        [2000, '2024-01-02'],
+      ]);
+    }
+  });
+
   it('When read by a range, newest first, then exactly the entries ending in it come, and never a manifest', async () => {
     const user = randomUUID();
     await table.saveDay(user, '2024-01-01', [trip('a', 1000), trip('b', 2000), trip('c', 3000)]);

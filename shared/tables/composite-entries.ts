@@ -19,6 +19,8 @@ const manifestId = (localDate: string) => `manifest/${localDate}`;
 /** One stored entry: its JSON text as the app receives it, and what it is ordered and filed by. */
 export interface StoredComposite {
   endTs: number;
+  /** `_id.$oid`: the same trip filed under two dates for a moment (see the schema) is one entry. */
+  entryId: string;
   localDate: string;
   json: string;
 }
@@ -62,14 +64,13 @@ function hashOf(json: string): string {
 
 export function createCompositeEntriesTable(cql: Cql): CompositeEntriesTable {
   const insert = `INSERT INTO ${TABLE} (user_id, end_ts, entry_id, local_date, entry) VALUES (?, ?, ?, ?, ?)`;
-  const remove = `DELETE FROM ${TABLE} WHERE user_id = ? AND end_ts = ? AND entry_id = ?`;
+  const remove = `DELETE FROM ${TABLE} WHERE user_id = ? AND end_ts = ? AND entry_id = ? AND local_date = ?`;
 
   async function manifestOf(userId: string, localDate: string): Promise<ManifestItem[]> {
-    const rs = await cql.read(`SELECT entry FROM ${TABLE} WHERE user_id = ? AND end_ts = ? AND entry_id = ?`, [
-      userId,
-      MANIFEST_END_TS,
-      manifestId(localDate),
-    ]);
+    const rs = await cql.read(
+      `SELECT entry FROM ${TABLE} WHERE user_id = ? AND end_ts = ? AND entry_id = ? AND local_date = ?`,
+      [userId, MANIFEST_END_TS, manifestId(localDate), localDate],
+    );
     const text = rs.rows[0]?.['entry'];
     return typeof text === 'string' ? (JSON.parse(text) as ManifestItem[]) : [];
   }
@@ -90,7 +91,8 @@ export function createCompositeEntriesTable(cql: Cql): CompositeEntriesTable {
           statements.push({ query: insert, params: [userId, item.endTs, item.id, localDate, json] });
       }
       const written = statements.length;
-      for (const gone of before.values()) statements.push({ query: remove, params: [userId, gone.endTs, gone.id] });
+      for (const gone of before.values())
+        statements.push({ query: remove, params: [userId, gone.endTs, gone.id, localDate] });
       if (statements.length === 0) return { written: 0, deleted: 0 };
       statements.push(
         manifest.length > 0
@@ -98,7 +100,7 @@ export function createCompositeEntriesTable(cql: Cql): CompositeEntriesTable {
               query: insert,
               params: [userId, MANIFEST_END_TS, manifestId(localDate), localDate, JSON.stringify(manifest)],
             }
-          : { query: remove, params: [userId, MANIFEST_END_TS, manifestId(localDate)] },
+          : { query: remove, params: [userId, MANIFEST_END_TS, manifestId(localDate), localDate] },
       );
       // One partition: applied atomically and in isolation, and exempt from the multi-partition batch size limits.
       await cql.writeBatch(statements);
@@ -110,12 +112,17 @@ export function createCompositeEntriesTable(cql: Cql): CompositeEntriesTable {
       if (from > toEndTs) return;
       const order = newestFirst ? 'DESC' : 'ASC';
       for await (const row of cql.iterate(
-        `SELECT end_ts, local_date, entry FROM ${TABLE} WHERE user_id = ? AND end_ts >= ? AND end_ts <= ? ORDER BY end_ts ${order}`,
+        `SELECT end_ts, entry_id, local_date, entry FROM ${TABLE} WHERE user_id = ? AND end_ts >= ? AND end_ts <= ? ORDER BY end_ts ${order}`,
         [userId, from, toEndTs],
         // An entry carries its trip's resampled locations (tens of kB): a page of a few keeps a page small.
         pageSize,
       )) {
-        yield { endTs: Number(row['end_ts']), localDate: String(row['local_date']), json: String(row['entry']) };
+        yield {
+          endTs: Number(row['end_ts']),
+          entryId: String(row['entry_id']),
+          localDate: String(row['local_date']),
+          json: String(row['entry']),
+        };
       }
     },
 

@@ -1,23 +1,12 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedDataDir } from '../../../test/helpers/shared-data.js';
+import {
+  expectedCompositeFiles as expectedFiles,
+  from,
+  loadExpectedComposites as load,
+  text,
+} from '../../../test/helpers/export-fixtures.js';
 import type { CompositeTrip } from './composite-trip.js';
 import { geojsonFeatureCollection, tripGeometry } from './geojson.js';
-
-const labelsDir = join(sharedDataDir(), 'emission-labels');
-const expectedFiles = readdirSync(labelsDir).filter((f) => f.endsWith('.expected_composite_trips.json'));
-const load = (file: string): CompositeTrip[] => JSON.parse(readFileSync(join(labelsDir, file), 'utf8'));
-
-async function* from<T>(items: Iterable<T>): AsyncGenerator<T> {
-  yield* items;
-}
-
-async function text(chunks: AsyncIterable<string>): Promise<string> {
-  let out = '';
-  for await (const chunk of chunks) out += chunk;
-  return out;
-}
 
 const trip = (data: Partial<CompositeTrip['data']>): CompositeTrip => ({
   _id: { $oid: 'synthetic' },

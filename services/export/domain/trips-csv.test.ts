@@ -1,44 +1,20 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse } from 'fast-csv';
 import { describe, expect, it } from 'vitest';
-import { sharedDataDir } from '../../../test/helpers/shared-data.js';
+import {
+  expectedCompositeFiles as expectedFiles,
+  from,
+  loadExpectedComposites as load,
+  parseCsv,
+  text,
+} from '../../../test/helpers/export-fixtures.js';
 import type { CompositeTrip } from './composite-trip.js';
 import { TRIP_CSV_COLUMNS, tripsCsv } from './trips-csv.js';
-
-const labelsDir = join(sharedDataDir(), 'emission-labels');
-const expectedFiles = readdirSync(labelsDir).filter((f) => f.endsWith('.expected_composite_trips.json'));
-const load = (file: string): CompositeTrip[] => JSON.parse(readFileSync(join(labelsDir, file), 'utf8'));
-
-async function* from<T>(items: Iterable<T>): AsyncGenerator<T> {
-  yield* items;
-}
-
-async function csvText(stream: AsyncIterable<string>): Promise<string> {
-  let out = '';
-  for await (const chunk of stream) out += chunk;
-  return out;
-}
-
-/** The CSV read back with fast-csv, one object per row keyed by the header. */
-async function parseCsv(text: string): Promise<{ headers: string[]; rows: Record<string, string>[] }> {
-  let headers: string[] = [];
-  const parser = parse<Record<string, string>, Record<string, string>>({ headers: true }).on(
-    'headers',
-    (h: string[]) => (headers = h),
-  );
-  parser.end(text);
-  const rows: Record<string, string>[] = [];
-  for await (const row of parser) rows.push(row);
-  return { headers, rows };
-}
 
 const TRICKY = 'car, "fast"\nlane <&>\r\n;x';
 
 describe('tripsCsv on e-mission expected composite trips', () => {
   it.each(expectedFiles)('%s: one row per trip that reads back to the same values', async (file) => {
     const trips = load(file) as any[];
-    const { headers, rows } = await parseCsv(await csvText(tripsCsv(from(trips), { userId: 'pseudonym-1' })));
+    const { headers, rows } = await parseCsv(await text(tripsCsv(from(trips), { userId: 'pseudonym-1' })));
     expect(headers).toEqual([...TRIP_CSV_COLUMNS]);
     expect(rows).toHaveLength(trips.length);
     rows.forEach((row, i) => {
@@ -73,7 +49,7 @@ describe('tripsCsv on e-mission expected composite trips', () => {
   });
 
   it('writes the header alone when there are no trips', async () => {
-    expect(await csvText(tripsCsv(from([]), { userId: 'u' }))).toBe(`${TRIP_CSV_COLUMNS.join(',')}\n`);
+    expect(await text(tripsCsv(from([]), { userId: 'u' }))).toBe(`${TRIP_CSV_COLUMNS.join(',')}\n`);
   });
 });
 
@@ -94,7 +70,7 @@ describe('tripsCsv with labels that need quoting', () => {
         additions: [{ data: { label: TRICKY } }],
       },
     };
-    const { rows } = await parseCsv(await csvText(tripsCsv(from([trip, trip]), { userId: 'u,"1"' })));
+    const { rows } = await parseCsv(await text(tripsCsv(from([trip, trip]), { userId: 'u,"1"' })));
     expect(rows).toHaveLength(2);
     expect(rows[1]).toMatchObject({
       user_id: 'u,"1"',

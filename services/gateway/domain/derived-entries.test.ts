@@ -189,6 +189,7 @@ describe('stored composites', () => {
     for (const [endTs, localDate] of list)
       yield {
         endTs,
+        entryId: `t${endTs}`,
         localDate,
         json: JSON.stringify({ _id: { $oid: `t${endTs}` }, metadata: {}, data: { end_ts: endTs } }),
       };
@@ -212,6 +213,18 @@ describe('stored composites', () => {
     );
     expect(found.map((f) => f.ts)).toEqual([20, 30]);
     expect(JSON.parse(found[0]!.json)).toEqual({ _id: { $oid: 't20' }, metadata: {}, data: { end_ts: 20 } });
+  });
+
+  it('When a moved trip is filed under two dates for a moment, then it is sent once', async () => {
+    const found = await collectStoredComposites(
+      rows([
+        [10, 'a'],
+        [10, 'b'],
+        [20, 'b'],
+      ]),
+      {},
+    );
+    expect(found.map((f) => f.ts)).toEqual([10, 20]);
   });
 
   it('When the kept rows pass the byte cap, then it says so instead of answering part', async () => {

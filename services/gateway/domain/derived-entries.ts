@@ -99,6 +99,7 @@ export function asksStoredComposites(keys: readonly string[], keyTime: string): 
 /** A composite entry as stored: its end time, its trip-local date and its JSON text. */
 export interface StoredCompositeText {
   endTs: number;
+  entryId: string;
   localDate: string;
   json: string;
 }
@@ -116,9 +117,13 @@ export async function collectStoredComposites(
   }: CollectOptions,
 ): Promise<TimedJson[]> {
   const found: TimedJson[] = [];
+  // A trip a rebuild moved to another date is filed under both until the old date is rendered again: sent once.
+  const seen = new Set<string>();
   let bytes = 0;
   for await (const row of rows) {
     if (found.length >= limit) break;
+    if (seen.has(row.entryId)) continue;
+    seen.add(row.entryId);
     bytes += Buffer.byteLength(row.json) + 1;
     if (bytes > maxBytes) throw tooLarge();
     found.push({ ts: row.endTs, json: row.json });
