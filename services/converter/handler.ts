@@ -63,6 +63,16 @@ async function decode(codec: AvroCodec, message: KafkaMessage): Promise<BatchMes
   }
 }
 
+/** The batch without the entries of deleted accounts: asked once per user of the batch, not once per entry. */
+async function withoutDeletedUsers(deps: ConverterDeps, messages: BatchMessage[]): Promise<BatchMessage[]> {
+  const deletedUsers = deps.deletedUsers;
+  if (!deletedUsers) return messages;
+  const users = new Set(messages.flatMap((m) => (m.ok ? [m.record.user_id] : [])));
+  const deleted = new Set<string>();
+  for (const user of users) if (await deletedUsers.isDeleted(user)) deleted.add(user);
+  return deleted.size === 0 ? messages : messages.filter((m) => !m.ok || !deleted.has(m.record.user_id));
+}
+
 /** Publishes stored entries for the trip builder; returns those Kafka refused (see sendSeparatingRefusals). */
 async function publishConverted(deps: ConverterDeps, topic: string, entries: readonly StoredEntry[]) {
   if (entries.length === 0) return [];
@@ -130,12 +140,9 @@ export function createBatchHandler(deps: ConverterDeps): BatchHandler {
   const rules = { convert: deps.convert ?? convertEntry, objectId: entryObjectId };
   return async ({ batch, heartbeat }) => {
     const source = (): BatchSource => ({ topic: batch.topic, partition: batch.partition, now: Date.now() / 1000 });
-    const messages: BatchMessage[] = [];
-    for (const message of batch.messages) {
-      const decoded = await decode(deps.codec, message);
-      if (decoded.ok && (await deps.deletedUsers?.isDeleted(decoded.record.user_id))) continue;
-      messages.push(decoded);
-    }
+    const decoded: BatchMessage[] = [];
+    for (const message of batch.messages) decoded.push(await decode(deps.codec, message));
+    const messages = await withoutDeletedUsers(deps, decoded);
     let sorted = sortBatch(messages, rules, source());
 
     const refusedByCassandra = await deps.timeseries.write(entriesOf(sorted));

@@ -93,6 +93,14 @@ export function createUsersTable(
     return { user, created };
   }
 
+  async function findByUuid(uuid: string): Promise<User | undefined> {
+    const rs = await cql.read('SELECT uuid, user_email, oid, create_ts, update_ts FROM users_by_uuid WHERE uuid = ?', [
+      uuid,
+    ]);
+    const row = rs.rows[0];
+    return row ? toUser(row) : undefined;
+  }
+
   return {
     register: (userEmail) => registerAs(userEmail, randomUUID()),
     registerAs,
@@ -111,11 +119,7 @@ export function createUsersTable(
       return user;
     },
     async remove(uuid) {
-      const rs = await cql.read(
-        'SELECT uuid, user_email, oid, create_ts, update_ts FROM users_by_uuid WHERE uuid = ?',
-        [uuid],
-      );
-      const user = rs.rows[0] ? toUser(rs.rows[0]) : undefined;
+      const user = await findByUuid(uuid);
       if (user) {
         byEmail.delete(user.userEmail);
         await cql.write('DELETE FROM users_by_email WHERE user_email = ?', [user.userEmail]);
@@ -131,13 +135,6 @@ export function createUsersTable(
         yield toUser(row);
       }
     },
-    async findByUuid(uuid) {
-      const rs = await cql.read(
-        'SELECT uuid, user_email, oid, create_ts, update_ts FROM users_by_uuid WHERE uuid = ?',
-        [uuid],
-      );
-      const row = rs.rows[0];
-      return row ? toUser(row) : undefined;
-    },
+    findByUuid,
   };
 }

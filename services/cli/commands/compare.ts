@@ -37,11 +37,13 @@ export async function compare(s: Session, path: string): Promise<number> {
     const users = new Set<string>();
     for await (const e of readEmissionFile(file, {}, bytes)) {
       users.add(e.userUuid);
-      if (DERIVED_TRIP_KEYS.has(String(e.metadata['key'])))
-        derived.set(e.userUuid, [...(derived.get(e.userUuid) ?? []), e]);
+      if (!DERIVED_TRIP_KEYS.has(String(e.metadata['key']))) continue;
+      const list = derived.get(e.userUuid) ?? [];
+      list.push(e);
+      derived.set(e.userUuid, list);
     }
     const truth = users.size === 1 ? await groundTruthBeside(file) : undefined;
-    for (const user of users) emission.set(user, [...(emission.get(user) ?? []), ...(truth ?? [])]);
+    for (const user of users) emission.set(user, (emission.get(user) ?? []).concat(truth ?? []));
   }
   for (const [user, entries] of derived) emission.set(user, emissionTripsFromEntries(entries));
 
