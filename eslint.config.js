@@ -16,6 +16,26 @@ export default tseslint.config(
     },
   },
   {
+    // The console's browser pages (services/console/web/): plain ES modules, no bundler; Leaflet and Chart.js are
+    // loaded as classic scripts and seen as the globals L and Chart.
+    files: ['services/console/web/**/*.js'],
+    languageOptions: {
+      ecmaVersion: 2024,
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        [
+          ...['window', 'document', 'location', 'history', 'navigator', 'console', 'fetch', 'URL', 'URLSearchParams'],
+          ...['setTimeout', 'clearTimeout', 'getComputedStyle', 'confirm', 'DOMParser', 'Node', 'Intl'],
+          ...['L', 'Chart'],
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+    rules: {
+      'no-undef': 'error',
+      'max-lines': ['error', { max: 250, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
     // Pure logic: no infrastructure, no I/O. Time and data come in as parameters.
     files: ['services/*/domain/**/*.ts'],
     ignores: ['**/*.test.ts'],

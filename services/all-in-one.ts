@@ -7,12 +7,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { loadConfig } from '../shared/config/index.js';
 import { repoRoot, serviceNodeArgs } from '../shared/config/repo-root.js';
 
 const services = [
   { name: 'gateway', args: serviceNodeArgs('gateway') },
   { name: 'converter', args: serviceNodeArgs('converter', '0') },
   { name: 'trip-builder', args: serviceNodeArgs('trip-builder', '0') },
+  { name: 'console', args: serviceNodeArgs('console') },
+  // The development login for the console (conf/net/console.conf, oidc.dev_provider); never in production.
+  ...(loadConfig().console.oidc.devProvider ? [{ name: 'dev-oidc', args: serviceNodeArgs('console/dev-oidc') }] : []),
 ];
 const running = new Map<string, ChildProcess>();
 let stopping = false;

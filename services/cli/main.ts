@@ -7,6 +7,7 @@ import { fixUsercacheProcessing } from './commands/fix-usercache-processing.js';
 import { importCommand } from './commands/import.js';
 import { intake } from './commands/intake.js';
 import { labels } from './commands/labels.js';
+import { parseSince, replayDeadLetters } from './commands/replay-dead-letters.js';
 import { resetAll, resetOneUser } from './commands/reset-pipeline.js';
 import { retention } from './commands/retention.js';
 import { user } from './commands/user.js';
@@ -21,6 +22,12 @@ const HELP = `itinera <command> [options]   (operator commands; exit 0 on succes
   fix-usercache-processing          replay the error timeseries through the converter; prints per key how
     [--wait-seconds 120]            many moved and how many still fail. Exit 3 while some still fail: fix the
                                     cause (upgrade the converter) and run it again. Writes no log file.
+  replay-dead-letters               replay the dead letters of the error-timeseries topic from that UTC date or
+    --since <YYYY-MM-DD|offset>     offset (on every partition) up to its end when the command starts; only
+    [--key K] [--reason R]          those of metadata.key K and whose reason contains R (any case). What
+    [--dry-run]                     converts now leaves the error table; --dry-run counts by key and reason.
+                                    Moves no pipeline consumer group. Exit 3 when some matched letters hold
+                                    no entry to replay
   errors [--samples 3]              count the error timeseries by metadata.key, with sample reasons
   reset-pipeline -a [-d YYYY-MM-DD] rewind the converter group to that date (UTC; default: the start) so the
     [--dry-run]                     normal process re-converts and rebuilds what follows; stop 'itinera intake' first
@@ -60,6 +67,9 @@ async function main(argv: string[]): Promise<number> {
       yes: { type: 'boolean' },
       samples: { type: 'string' },
       'wait-seconds': { type: 'string' },
+      since: { type: 'string' },
+      key: { type: 'string' },
+      reason: { type: 'string' },
       from: { type: 'string' },
       to: { type: 'string' },
       out: { type: 'string' },
@@ -81,6 +91,17 @@ async function main(argv: string[]): Promise<number> {
       return intake(Number(positionals[0]));
     case 'fix-usercache-processing':
       return withSession((s) => fixUsercacheProcessing(s, Number(values['wait-seconds'] ?? 120)));
+    case 'replay-dead-letters': {
+      const since =
+        parseSince(values.since ?? '') ?? fail('replay-dead-letters needs --since YYYY-MM-DD or --since <offset>');
+      const args = {
+        since,
+        ...(values.key !== undefined ? { key: values.key } : {}),
+        ...(values.reason !== undefined ? { reason: values.reason } : {}),
+        dryRun,
+      };
+      return withSession((s) => replayDeadLetters(s, args));
+    }
     case 'errors':
       return withSession((s) => errors(s, Number(values.samples ?? 3)));
     case 'reset-pipeline': {

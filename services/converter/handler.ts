@@ -4,7 +4,7 @@ import { topicName, toTimeseriesRecord, type UsercacheEntry, type UsercacheRecor
 import { sendSeparatingRefusals, type BatchHandler } from '../../shared/kafka/index.js';
 import type { Logger } from '../../shared/logger/index.js';
 import { valueSubject, type AvroCodec } from '../../shared/schema-registry/index.js';
-import type { DeletedUsersTable } from '../../shared/tables/index.js';
+import type { DeletedUsersTable, ParticipantActivityTable } from '../../shared/tables/index.js';
 import {
   storeDeadLetter,
   type DeadLetter,
@@ -12,6 +12,7 @@ import {
   type StoredEntry,
 } from '../../shared/timeseries/index.js';
 import { convertEntry, type Conversion } from './domain/convert-entry.js';
+import { pushActivity } from './domain/push-activity.js';
 import {
   replaysToClear,
   sortBatch,
@@ -42,6 +43,8 @@ export interface ConverterDeps {
    * replaying the retained topic) are dropped, never stored again.
    */
   deletedUsers?: Pick<DeletedUsersTable, 'isDeleted'>;
+  /** Where each user's first and last push and platform are kept for the operators' console. */
+  activity?: Pick<ParticipantActivityTable, 'recordPushes'>;
 }
 
 const describe = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -168,6 +171,7 @@ export function createBatchHandler(deps: ConverterDeps): BatchHandler {
 
     await recordDeadLetters(deps, errorTopic, sorted.deadLetters);
     for (const r of replaysToClear(sorted)) await deps.errors.remove(r.user_id, r.key, r.write_ts, r.type);
+    await deps.activity?.recordPushes(pushActivity(messages));
     const last = batch.messages[batch.messages.length - 1] as KafkaMessage;
     return {
       afterCommit: () =>

@@ -31,7 +31,7 @@ export interface ReplayDeps {
  * A letter's identity, hashed: what the report needs to tell "still failing" from "moved" once the converter has
  * caught up. 16 bytes of digest per letter, not the letter, so a million dead letters fit in a few tens of MB.
  */
-function identity(l: Pick<DeadLetter, 'user_id' | 'key' | 'write_ts' | 'type'>): string {
+export function letterIdentity(l: Pick<DeadLetter, 'user_id' | 'key' | 'write_ts' | 'type'>): string {
   return createHash('sha256')
     .update(`${l.user_id}\u0000${l.key}\u0000${l.write_ts}\u0000${l.type}`)
     .digest('base64url')
@@ -39,8 +39,32 @@ function identity(l: Pick<DeadLetter, 'user_id' | 'key' | 'write_ts' | 'type'>):
 }
 
 /** Letters held before they are sent: at most this many, or this many bytes (a letter can hold a 4 MiB entry). */
-const LETTERS_PER_SEND = 200;
-const BYTES_PER_SEND = 8 * 1024 * 1024;
+export const LETTERS_PER_SEND = 200;
+export const BYTES_PER_SEND = 8 * 1024 * 1024;
+
+/**
+ * The usercache message that replays a dead letter: keyed by the user (so it lands on the user's partition, as the
+ * gateway's records do), marked as a replay (the converter then removes the error row once the entry converts),
+ * and holding the entry exactly as published. `encode` is the usercache topic's value encoder. Only for letters
+ * that are isReplayable.
+ */
+export function replayMessage(l: DeadLetter, encode: (value: unknown) => Buffer): Message & { value: Buffer } {
+  return {
+    key: l.user_id,
+    headers: { [REPLAY_HEADER]: '1' },
+    value: encode({
+      // The dead letter keeps the entry exactly as published, so the replay is the same record again.
+      user_id: l.user_id,
+      key: l.key,
+      type: l.type,
+      write_ts: l.write_ts,
+      platform: platformOf(l.metadata_json),
+      received_ts: Date.now() / 1000,
+      metadata_json: l.metadata_json,
+      data_json: l.data_json,
+    } satisfies UsercacheRecord),
+  };
+}
 
 /**
  * The spec's fix_usercache_processing: every dead letter goes back into the usercache topic (marked as a replay),
@@ -70,22 +94,8 @@ export async function replayDeadLetters(deps: ReplayDeps): Promise<ReplayReport>
       report.notReplayable += 1;
       continue;
     }
-    replayedKeys.set(identity(l), l.key);
-    const message = {
-      key: l.user_id,
-      headers: { [REPLAY_HEADER]: '1' },
-      value: encode({
-        // The dead letter keeps the entry exactly as published, so the replay is the same record again.
-        user_id: l.user_id,
-        key: l.key,
-        type: l.type,
-        write_ts: l.write_ts,
-        platform: platformOf(l.metadata_json),
-        received_ts: Date.now() / 1000,
-        metadata_json: l.metadata_json,
-        data_json: l.data_json,
-      } satisfies UsercacheRecord),
-    };
+    replayedKeys.set(letterIdentity(l), l.key);
+    const message = replayMessage(l, encode);
     pending.push(message);
     pendingBytes += message.value.length;
     if (pending.length >= LETTERS_PER_SEND || pendingBytes >= BYTES_PER_SEND) await flush();
@@ -114,7 +124,7 @@ export async function replayDeadLetters(deps: ReplayDeps): Promise<ReplayReport>
     byKey.get(key) ?? byKey.set(key, { replayed: 0, moved: 0, stillFailing: 0 }).get(key)!;
   for (const key of replayedKeys.values()) countsOf(key).replayed += 1;
   for await (const l of deps.errors.all()) {
-    const id = identity(l);
+    const id = letterIdentity(l);
     const key = replayedKeys.get(id);
     if (key === undefined) continue;
     countsOf(key).stillFailing += 1;

@@ -30,11 +30,14 @@ import type {
   UserExports,
 } from './routes/stores.js';
 import type { UserStore } from '../../shared/tables/users.js';
+import type { TokenChecks } from './auth/resolve-token.js';
 import type { WebLog } from './web-log.js';
 
 export interface GatewayDeps {
   config: Config;
   users: UserStore;
+  /** Tokens the console issued (accepted in token_list mode) and the record of refused ones. */
+  tokens: TokenChecks;
   profiles: ProfileStore;
   customLabels: CustomLabelStore;
   documents: DocumentReader;
@@ -70,7 +73,7 @@ export function createApp(deps: GatewayDeps): Koa<GatewayState> {
   const callBodies = new BodyBudget(web.bodyBudgetBytes - putBodies.limitBytes);
   const metrics = gatewayMetrics({ bodyBudgets: { puts: putBodies, calls: callBodies } });
 
-  const identify = { auth: web, users: deps.users };
+  const identify = { auth: web, users: deps.users, tokens: deps.tokens };
   const routers = [
     healthRoutes({ probes: deps.probes, metrics: metrics.registry }),
     profileRoutes({

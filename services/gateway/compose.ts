@@ -13,13 +13,14 @@ import { createCassandraDiaryReader } from './store/cassandra-diary-reader.js';
 import { createCassandraDocumentReader } from './store/cassandra-document-store.js';
 import { createCassandraProfileStore } from './store/cassandra-profile-store.js';
 import { createPipelineStateReader } from './store/cassandra-pipeline-state-reader.js';
-import { createDeletedUsersTable, createUsersTable } from '../../shared/tables/index.js';
+import { createConsoleTokensTable, createDeletedUsersTable, createUsersTable } from '../../shared/tables/index.js';
 import { createLogger } from '../../shared/logger/index.js';
 import { deleteUser } from '../deletion/delete-user.js';
 import { createBoundedExports } from '../export/bounded-exports.js';
 import { createExportSources } from '../export/sources.js';
 import { createUserErasure } from '../deletion/user-erasure.js';
 import type { WebLog } from './web-log.js';
+import { createRefusalLog } from './auth/refusal-log.js';
 
 /** Kafka producers a gateway publishes puts through (see createPublisherPool). */
 const PRODUCERS = 4;
@@ -49,6 +50,10 @@ export function composeGateway({ config, cassandra, kafka, webLog, sendTimeoutMs
     cacheEntries: config.webserver.userCacheEntries,
     cacheTtlMs: config.webserver.userCacheTtlMs,
   });
+  const consoleTokens = createConsoleTokensTable(cql);
+  const refusals = createRefusalLog(consoleTokens, {
+    onError: (err) => webLog.warn(`a refused token was not recorded: ${String(err)}`),
+  });
   const deletion = {
     users,
     deletedUsers: createDeletedUsersTable(cql),
@@ -63,6 +68,7 @@ export function composeGateway({ config, cassandra, kafka, webLog, sendTimeoutMs
     deps: {
       config,
       users,
+      tokens: { isIssued: (token) => consoleTokens.isIssued(token), refused: refusals.refused },
       accounts: { delete: (userId) => deleteUser(deletion, userId, 'user') },
       profiles: createCassandraProfileStore(cql),
       customLabels: createCassandraCustomLabelStore(cql),
@@ -85,6 +91,7 @@ export function composeGateway({ config, cassandra, kafka, webLog, sendTimeoutMs
       probes: readiness.probes,
     },
     async close() {
+      refusals.close();
       await Promise.all(producers.map((p) => p.disconnect().catch(() => undefined)));
       await readiness.close().catch(() => undefined);
     },

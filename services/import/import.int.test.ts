@@ -9,11 +9,12 @@ import { DAY_OF, loadGroundTruth, loadRealDay, REAL_DAYS } from '../../test/help
 import { sharedDataDir } from '../../test/helpers/shared-data.js';
 import { waitFor } from '../../test/helpers/test-env.js';
 import { settledTrips } from '../../test/helpers/trips.js';
+import { groundTruthUser } from './dump/ground-truth-day.js';
 
 /**
  * Migration from e-mission (issue 14, item 4): `itinera import` of e-mission's own exports (a folder, one file
  * gzipped) pushes them through Kafka, the converter and the trip builder; run twice, it stores one copy, and the
- * trips are e-mission's ground truth.
+ * trips are e-mission's ground truth, as `compare` reports.
  */
 
 /** Every shared real day: one gzipped, the others as e-mission exported them. */
@@ -27,16 +28,19 @@ afterAll(async () => {
   await pipeline?.stop();
 });
 
+/**
+ * Each day has its ground truth beside it, so it is imported as a user of its own, as e-mission's tests load each
+ * file under a fresh uuid to make that ground truth (setupRealExample): three of the days share one phone's uuid.
+ */
 const uuidOf = (day: string) => {
   const hex = (loadRealDay(day)[0] as unknown as { user_id: { $uuid: string } }).user_id.$uuid;
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const original = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return groundTruthUser(original, `${day}.json`);
 };
-/** Distinct entry identities of a user's days: what the timeseries keeps one row each of. */
-const identities = (days: readonly string[]) =>
+/** Distinct entry identities of a day: what the timeseries keeps one row each of. */
+const identities = (day: string) =>
   new Set(
-    days
-      .flatMap((day) => loadRealDay(day))
-      .map((e) => `${e.metadata.key}|${(e.metadata as { type?: string }).type}|${e.metadata.write_ts}`),
+    loadRealDay(day).map((e) => `${e.metadata.key}|${(e.metadata as { type?: string }).type}|${e.metadata.write_ts}`),
   ).size;
 
 describe('import from e-mission', () => {
@@ -54,15 +58,15 @@ describe('import from e-mission', () => {
       );
 
     const first = runCli(env, ['import', dir]);
-    expect(first).toMatch(/imported 3 users: \d+ entries pushed/);
+    expect(first).toMatch(/imported 5 users: \d+ entries pushed/);
     const second = runCli(env, ['import', dir]);
-    expect(second).toMatch(/imported 3 users/);
+    expect(second).toMatch(/imported 5 users/);
 
     const timeseries = createTimeseriesReader(env.cql);
     let [matched, expected] = [0, 0];
     for (const day of DAYS) {
       const uuid = uuidOf(day);
-      const entries = identities(DAYS.filter((d) => uuidOf(d) === uuid));
+      const entries = identities(day);
       const stored = await waitFor(
         async () => {
           const n = Object.values(await timeseries.countByKey(uuid)).reduce((a, b) => a + b, 0);
@@ -84,15 +88,15 @@ describe('import from e-mission', () => {
         ),
       ).length;
     }
-    // e-mission built each ground-truth day alone; imported, the three shankari days are one user's history, and a
-    // day's first trip can start earlier where its start is extrapolated from the place left days before (issue 18's
-    // sparse first points): at most that first trip of each such day is off by more than 60 s.
-    const continuedDays = DAYS.filter((d) => DAYS.some((e) => uuidOf(e) === uuidOf(d) && DAY_OF[e] < DAY_OF[d])).length;
-    expect(matched).toBeGreaterThanOrEqual(expected - continuedDays);
+    expect(new Set(DAYS.map(uuidOf)).size).toBe(DAYS.length);
+    expect(expected).toBe(30);
+    expect(matched).toBe(expected);
 
     const compared = runCli(env, ['compare', dir]);
     console.log(`itinera compare on the shared days:\n${compared}`);
     for (const day of DAYS) expect(compared).toContain(`${uuidOf(day)}\t${DAY_OF[day]}`);
-    expect(compared).toContain(`total: ${matched} of ${expected} e-mission trips matched`);
+    for (const day of DAYS)
+      expect(compared).toMatch(new RegExp(`^#   ${day}\\.json(\\.gz)? as user ${uuidOf(day)}$`, 'm'));
+    expect(compared).toContain(`total: ${expected} of ${expected} e-mission trips matched (100%)`);
   });
 });

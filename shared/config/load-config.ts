@@ -113,6 +113,39 @@ export interface Config {
     /** Base URL of the Confluent-compatible API (Apicurio: `/apis/ccompat/v7`). */
     readonly url: string;
   };
+  /** The operators' console (`conf/net/console.conf`, environment `CONSOLE_<KEY>`); see the README's "Console". */
+  readonly console: {
+    /** @defaultValue `127.0.0.1`: the console is for operators, not for the phones' network. */
+    readonly host: string;
+    /** @defaultValue 8090 */
+    readonly port: number;
+    /** The URL operators' browsers use (the OIDC redirect is `<publicUrl>/admin/callback`). */
+    readonly publicUrl: string;
+    /** Keys signing the session cookie, newest first (rotate by prepending). */
+    readonly sessionKeys: readonly string[];
+    /** Leaflet tile URL template for the day map; empty: no base map (offline). */
+    readonly tileUrl: string;
+    /** Seconds between refreshes of the in-memory participant index. @defaultValue 30 */
+    readonly participantsRefreshSeconds: number;
+    /** A consumer group with lag and no commit for this long is shown as stalled. @defaultValue 5 */
+    readonly stalledMinutes: number;
+    /** A user whose trip builder resume point is this far behind their last push is listed. @defaultValue 6 */
+    readonly behindHours: number;
+    readonly oidc: {
+      readonly issuer: string;
+      readonly clientId: string;
+      readonly clientSecret: string;
+      /** Start the project's local OIDC provider (development and tests only) on the issuer's port. */
+      readonly devProvider: boolean;
+      /** E-mails allowed in read-only; `*` allows every e-mail the provider vouches for. */
+      readonly readerEmails: readonly string[];
+      readonly operatorEmails: readonly string[];
+      /** ID-token claim holding the user's groups (Keycloak, Entra ID, Okta: `groups`). */
+      readonly groupClaim: string;
+      readonly readerGroups: readonly string[];
+      readonly operatorGroups: readonly string[];
+    };
+  };
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -202,6 +235,17 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
   const registry = section(servers, 'schema_registry');
   const secrets = readJson(join(confDir, 'net/auth/secret_list.json'));
   const tokens = readJson(join(confDir, 'net/auth/token_list.json'));
+  const consoleConf = section(readJson(join(confDir, 'net/console.conf')), 'console');
+  const oidcConf = section(consoleConf, 'oidc');
+  /** A console.conf key and its value, which the environment variable CONSOLE_<KEY> overrides. */
+  const consoleKey = (key: string, fallback: unknown, from = consoleConf): [string, unknown] => {
+    const name = `CONSOLE_${key.toUpperCase()}`;
+    return [name, pick(name, env, from[key], fallback)];
+  };
+  const optionalList = ([name, value]: [string, unknown]): string[] =>
+    value === '' || (Array.isArray(value) && value.length === 0) ? [] : asList(name, value);
+  const consolePort = asPort(...consoleKey('port', 8090));
+  const consoleHost = asString(...consoleKey('host', '127.0.0.1'));
   /** A webserver.conf key and its value, which the environment variable WEBSERVER_<KEY> overrides. */
   const webKey = (key: string, fallback: unknown): [string, unknown] => {
     const name = `WEBSERVER_${key.toUpperCase()}`;
@@ -284,6 +328,44 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
         'SCHEMA_REGISTRY_URL',
         pick('SCHEMA_REGISTRY_URL', env, registry['url'], 'http://127.0.0.1:8081/apis/ccompat/v7'),
       ).replace(/\/+$/, ''),
+    },
+    console: {
+      host: consoleHost,
+      port: consolePort,
+      publicUrl: asString(...consoleKey('public_url', `http://${consoleHost}:${consolePort}`)).replace(/\/+$/, ''),
+      sessionKeys: asList(...consoleKey('session_keys', 'itinera-development-only-session-key')),
+      tileUrl: String(consoleKey('tile_url', '')[1]),
+      participantsRefreshSeconds: asPositive(...consoleKey('participants_refresh_s', 30)),
+      stalledMinutes: asPositive(...consoleKey('stalled_minutes', 5)),
+      behindHours: asPositive(...consoleKey('behind_hours', 6)),
+      oidc: {
+        issuer: asString(...consoleKey('oidc_issuer', 'http://127.0.0.1:8089', { oidc_issuer: oidcConf['issuer'] })),
+        clientId: asString(
+          ...consoleKey('oidc_client_id', 'itinera-console', { oidc_client_id: oidcConf['client_id'] }),
+        ),
+        clientSecret: asString(
+          ...consoleKey('oidc_client_secret', 'itinera-development-only-secret', {
+            oidc_client_secret: oidcConf['client_secret'],
+          }),
+        ),
+        devProvider:
+          String(consoleKey('oidc_dev_provider', true, { oidc_dev_provider: oidcConf['dev_provider'] })[1]) === 'true',
+        readerEmails: optionalList(
+          consoleKey('oidc_reader_emails', [], { oidc_reader_emails: oidcConf['reader_emails'] }),
+        ),
+        operatorEmails: optionalList(
+          consoleKey('oidc_operator_emails', [], { oidc_operator_emails: oidcConf['operator_emails'] }),
+        ),
+        groupClaim: asString(
+          ...consoleKey('oidc_group_claim', 'groups', { oidc_group_claim: oidcConf['group_claim'] }),
+        ),
+        readerGroups: optionalList(
+          consoleKey('oidc_reader_groups', [], { oidc_reader_groups: oidcConf['reader_groups'] }),
+        ),
+        operatorGroups: optionalList(
+          consoleKey('oidc_operator_groups', [], { oidc_operator_groups: oidcConf['operator_groups'] }),
+        ),
+      },
     },
   };
   return deepFreeze(config);

@@ -5,9 +5,11 @@
  * shared/timeseries.
  */
 export * from './composite-entries.js';
+export * from './console-tokens.js';
 export * from './deleted-users.js';
 export * from './diary-days.js';
 export * from './label-trip-metrics.js';
+export * from './participant-activity.js';
 export * from './pipeline-state.js';
 export * from './section-metrics.js';
 export * from './trip-label-counts.js';

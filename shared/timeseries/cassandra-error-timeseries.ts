@@ -34,31 +34,52 @@ export interface ErrorTimeseries {
   /** Every dead letter, streamed page by page (LETTERS_PER_PAGE rows in memory at a time). */
   all(): AsyncGenerator<DeadLetter>;
   countByKey(): Promise<Record<string, number>>;
+  /**
+   * Counts by key and reason, and by user, reading only those columns of at most `maxRows` rows (the operators'
+   * console; `truncated` when there were more). A reason is grouped on its first line, cut to 160 characters.
+   */
+  tally(maxRows: number): Promise<DeadLetterTally>;
+  /** One dead letter by its identity. */
+  get(userId: string, key: string, writeTs: number, type: string): Promise<DeadLetter | undefined>;
   /** Every dead letter of the user (account deletion). */
   removeUser(userId: string): Promise<void>;
 }
 
+export interface DeadLetterTally {
+  total: number;
+  truncated: boolean;
+  groups: { key: string; reason: string; count: number }[];
+  byUser: Map<string, number>;
+}
+
+/** The part of a reason that names the failure, without the entry-specific rest (positions, values). */
+export function reasonGroup(reason: string): string {
+  return (reason.split('\n', 1)[0] ?? '').slice(0, 160);
+}
+
+const LETTER_COLUMNS =
+  'user_id, key, write_ts, type, reason, source_topic, source_partition, source_offset, failed_ts, metadata, data';
+
+function toLetter(r: Record<string, unknown>): DeadLetter {
+  return {
+    user_id: String(r['user_id']),
+    key: String(r['key']),
+    type: String(r['type']),
+    write_ts: Number(r['write_ts']),
+    reason: String(r['reason']),
+    source_topic: String(r['source_topic']),
+    source_partition: Number(r['source_partition']),
+    source_offset: Number(r['source_offset']),
+    failed_ts: Number(r['failed_ts']),
+    metadata_json: String(r['metadata']),
+    data_json: String(r['data']),
+  };
+}
+
 export function createErrorTimeseries(cql: Cql): ErrorTimeseries {
   async function* all(): AsyncGenerator<DeadLetter> {
-    for await (const r of cql.iterate(
-      'SELECT user_id, key, write_ts, type, reason, source_topic, source_partition, source_offset, failed_ts, metadata, data FROM error_timeseries',
-      [],
-      LETTERS_PER_PAGE,
-    )) {
-      yield {
-        user_id: String(r['user_id']),
-        key: String(r['key']),
-        type: String(r['type']),
-        write_ts: Number(r['write_ts']),
-        reason: String(r['reason']),
-        source_topic: String(r['source_topic']),
-        source_partition: Number(r['source_partition']),
-        source_offset: Number(r['source_offset']),
-        failed_ts: Number(r['failed_ts']),
-        metadata_json: String(r['metadata']),
-        data_json: String(r['data']),
-      };
-    }
+    for await (const r of cql.iterate(`SELECT ${LETTER_COLUMNS} FROM error_timeseries`, [], LETTERS_PER_PAGE))
+      yield toLetter(r);
   }
   return {
     async removeUser(userId) {
@@ -91,6 +112,30 @@ export function createErrorTimeseries(cql: Cql): ErrorTimeseries {
       ]);
     },
     all,
+    async get(userId, key, writeTs, type) {
+      const rs = await cql.read(
+        `SELECT ${LETTER_COLUMNS} FROM error_timeseries WHERE user_id = ? AND key = ? AND write_ts = ? AND type = ?`,
+        [userId, key, writeTs, type],
+      );
+      return rs.rows[0] ? toLetter(rs.rows[0]) : undefined;
+    },
+    async tally(maxRows) {
+      const groups = new Map<string, { key: string; reason: string; count: number }>();
+      const byUser = new Map<string, number>();
+      let total = 0;
+      for await (const r of cql.iterate('SELECT user_id, key, reason FROM error_timeseries', [], 5000)) {
+        if (total >= maxRows) return { total, truncated: true, groups: [...groups.values()], byUser };
+        total += 1;
+        const key = String(r['key']);
+        const reason = reasonGroup(String(r['reason']));
+        const id = `${key}\u0000${reason}`;
+        const group = groups.get(id) ?? groups.set(id, { key, reason, count: 0 }).get(id)!;
+        group.count += 1;
+        const user = String(r['user_id']);
+        byUser.set(user, (byUser.get(user) ?? 0) + 1);
+      }
+      return { total, truncated: false, groups: [...groups.values()], byUser };
+    },
     async countByKey() {
       // Keys only: the payloads are not read to count them. A Map, since a key may be `__proto__`.
       const counts = new Map<string, number>();

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { composeTripBuilderStores } from '../../trip-builder/compose.js';
 import {
   compareTrips,
@@ -6,6 +7,7 @@ import {
   emissionTripsFromGroundTruth,
   type TripSpan,
 } from '../../import/domain/compare-trips.js';
+import { groundTruthBeside } from '../../import/dump/ground-truth-day.js';
 import { listDumpFiles } from '../../import/dump/list-dump-files.js';
 import { readEmissionFile } from '../../import/dump/read-emission-dump.js';
 import type { Session } from '../session.js';
@@ -13,26 +15,24 @@ import type { Session } from '../session.js';
 const DERIVED_TRIP_KEYS = new Set(['analysis/confirmed_trip', 'analysis/cleaned_trip', 'analysis/composite_trip']);
 const DAY_S = 86_400;
 
-/** The ground truth e-mission's tests keep beside a day's dump (`<name>.ground_truth.json`), if there is one. */
-async function groundTruthBeside(file: string): Promise<TripSpan[] | undefined> {
-  const truth = file.replace(/\.json(\.gz)?$|\.ndjson(\.gz)?$|\.jsonl(\.gz)?$/, '.ground_truth.json');
-  if (truth === file) return undefined;
-  try {
-    return emissionTripsFromGroundTruth(JSON.parse(await readFile(truth, 'utf8')));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-}
-
 /**
- * `itinera compare <path>`: per user and day of an e-mission dump, e-mission's trips (its `analysis/*` trips in the
- * dump, else the ground truth beside a file) beside the trips Itinera built from the imported entries, matched when
- * start and end are both within 60 s. Itinera's trips are counted over the days the dump covers.
+ * `itinera compare <path>`: per user and day of an e-mission dump, e-mission's trips beside the trips Itinera built
+ * from the imported entries (`itinera import <path>` first), matched when start and end are both within 60 s.
+ * Itinera's trips are counted over the days the dump covers. e-mission's trips are either:
+ *
+ * - its own `analysis/*` trips in the dump (a real deployment's export): compared per user, users as they are;
+ * - else the ground truth beside a day file (`<name>.ground_truth.json`, as e-mission's tests keep them). e-mission
+ *   made each such ground truth by loading that one file under a fresh uuid (`setupRealExample` in
+ *   emission/tests/common.py), so each day starts a new chain of places; its multi-day test has a combined ground
+ *   truth of its own. Such a file is therefore imported and compared as its own user, `groundTruthUser(uuid, file)`
+ *   (the reader maps it, for import and compare alike): the day files sharing one phone's uuid would otherwise be
+ *   one history, where a later day's first trip starts from the place entered days before, as e-mission's own
+ *   pipeline would make it too, and not as its ground truth for that file says.
  */
 export async function compare(s: Session, path: string): Promise<number> {
   const emission = new Map<string, TripSpan[]>();
   const derived = new Map<string, Array<{ metadata: Record<string, unknown>; data: Record<string, unknown> }>>();
+  const perFile: string[] = [];
   for (const { path: file, bytes } of await listDumpFiles(path)) {
     const users = new Set<string>();
     for await (const e of readEmissionFile(file, {}, bytes)) {
@@ -42,11 +42,22 @@ export async function compare(s: Session, path: string): Promise<number> {
       list.push(e);
       derived.set(e.userUuid, list);
     }
-    const truth = users.size === 1 ? await groundTruthBeside(file) : undefined;
+    const truthFile = await groundTruthBeside(file);
+    const truth =
+      truthFile && users.size === 1
+        ? emissionTripsFromGroundTruth(JSON.parse(await readFile(truthFile, 'utf8')))
+        : undefined;
+    if (truthFile) perFile.push(`${basename(file)} as user ${[...users].join(', ')}`);
     for (const user of users) emission.set(user, (emission.get(user) ?? []).concat(truth ?? []));
   }
   for (const [user, entries] of derived) emission.set(user, emissionTripsFromEntries(entries));
 
+  if (perFile.length > 0)
+    process.stdout.write(
+      `# ${perFile.length} day file(s) with e-mission's ground truth beside them, each imported and compared as its own\n` +
+        `# user, as e-mission's tests load each file under a fresh uuid to make its ground truth (setupRealExample):\n` +
+        perFile.map((line) => `#   ${line}\n`).join(''),
+    );
   const trips = composeTripBuilderStores(s.cql).trips;
   let [matched, expected, built] = [0, 0, 0];
   process.stdout.write('user\tdate\te-mission\titinera\tmatched\tshare\n');

@@ -73,6 +73,44 @@ export function verifyToken(body: unknown, auth: Config['webserver']): string {
   }
 }
 
+/** What `authenticateToken` consults besides the configuration: the console's tokens and its record of refusals. */
+export interface TokenChecks {
+  /** Whether the console issued the token (table issued_tokens): in `token_list` mode it is then accepted. */
+  isIssued(token: string): Promise<boolean>;
+  /** Notes a refused token (throttled, never waits: see refusal-log.ts). */
+  refused(token: string, reason: string): void;
+}
+
+/**
+ * verifyToken, then what only the database knows: in `token_list` mode a token the file list refuses is accepted
+ * if the console issued it, and every refused token (not listed nor issued, no secret prefix, too long) is noted
+ * for the console before the 403 is thrown. Without `checks`, verifyToken alone.
+ */
+export async function authenticateToken(
+  body: unknown,
+  auth: Config['webserver'],
+  checks: TokenChecks | undefined,
+): Promise<string> {
+  try {
+    return verifyToken(body, auth);
+  } catch (err) {
+    if (!checks || !(err instanceof ForbiddenError)) throw err;
+    const token = (body as Record<string, unknown>)['user'];
+    // A token that is not a string is refused before any mode is checked: nothing an operator could look up.
+    if (typeof token !== 'string') throw err;
+    if (token.length > MAX_TOKEN_LENGTH) {
+      checks.refused(token, `longer than ${MAX_TOKEN_LENGTH} characters`);
+      throw err;
+    }
+    if (auth.auth === 'token_list') {
+      // An outage here throws a 503, which the phone retries; a 403 would make it wipe its data and start over.
+      if (await checks.isIssued(token)) return token;
+      checks.refused(token, 'not in the token list, nor issued');
+    } else checks.refused(token, 'no accepted secret prefix');
+    throw err;
+  }
+}
+
 /**
  * The token as it may appear in a log file: whole in development mode, where it is a user name; otherwise a
  * short digest, since it is a credential (and in `secret` mode its start is the shared secret itself). The

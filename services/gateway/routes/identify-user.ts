@@ -1,13 +1,15 @@
 import type { ParameterizedContext } from 'koa';
 import type { Config } from '../../../shared/config/index.js';
 import { ForbiddenError } from '../../../shared/errors/index.js';
-import { verifyToken } from '../auth/resolve-token.js';
+import { authenticateToken, type TokenChecks } from '../auth/resolve-token.js';
 import type { GatewayState } from '../gateway-state.js';
 import type { User, UserStore } from '../../../shared/tables/users.js';
 
 export interface IdentifyDeps {
   auth: Config['webserver'];
   users: UserStore;
+  /** The console's issued tokens and refusal record; without it only the configuration decides, nothing is noted. */
+  tokens?: TokenChecks;
 }
 
 /**
@@ -15,7 +17,7 @@ export interface IdentifyDeps {
  * token answers 403, which is how the phone app learns it must register again.
  */
 export async function identifyUser(ctx: ParameterizedContext<GatewayState>, deps: IdentifyDeps): Promise<User> {
-  const userEmail = verifyToken(ctx.request.body, deps.auth);
+  const userEmail = await authenticateToken(ctx.request.body, deps.auth, deps.tokens);
   const user = await deps.users.findByEmail(userEmail);
   if (!user) throw new ForbiddenError('token is valid, but no account found for user');
   ctx.state.userUuid = user.uuid;

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { loggableToken, verifyToken } from '../auth/resolve-token.js';
+import { authenticateToken, loggableToken } from '../auth/resolve-token.js';
 import { parseProfileUpdate } from '../domain/parse-profile-update.js';
 import { bodyOf } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
@@ -18,7 +18,7 @@ export function profileRoutes(
   const router = new Router<GatewayState>();
 
   router.post('/profile/create', async (ctx) => {
-    const userEmail = verifyToken(ctx.request.body, deps.auth);
+    const userEmail = await authenticateToken(ctx.request.body, deps.auth, deps.tokens);
     const { user, created } = await deps.users.register(userEmail);
     if (created) {
       await deps.profiles.create(user.uuid, {

@@ -1,8 +1,19 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { groundTruthUser } from './ground-truth-day.js';
 import { ImportFormatError } from '../domain/import-format-error.js';
 import { listDumpFiles } from './list-dump-files.js';
 import {
@@ -106,7 +117,11 @@ describe('readEmissionEntries on the real e-mission files', () => {
     'When %s is read as e-mission exported it, then it yields what JSON.parse finds, entry for entry',
     async (_name, file) => {
       const entries = await read(file);
-      const expected = expectedEntries(file);
+      // A day with e-mission's ground truth beside it is read as a user of its own (see the next describe).
+      const ownUser = existsSync(file.replace(/\.json$/, '.ground_truth.json'));
+      const expected = expectedEntries(file).map((e) =>
+        ownUser ? { ...e, userUuid: groundTruthUser(e.userUuid, file) } : e,
+      );
       expect(entries).toHaveLength(expected.length);
       expect(entries).toEqual(expected);
     },
@@ -142,6 +157,46 @@ describe('readEmissionEntries on the real e-mission files', () => {
     const named = join(tmp, 'stage_timeseries.json');
     writeFileSync(named, asMongoExport(file));
     expect(withoutFile(await read(named))).toEqual(withoutFile(expectedEntries(file)));
+  });
+});
+
+describe('readEmissionEntries on e-mission test days (a ground truth beside the file)', () => {
+  const DAYS = '/work/shared/data/emission-real-days';
+  const original = (day: string) => (expectedEntries(join(DAYS, `${day}.json`))[0] as EmissionEntry).userUuid;
+  const usersOf = (entries: EmissionEntry[]) => [...new Set(entries.map((e) => e.userUuid))];
+
+  it('When days sharing one uuid each have their ground truth beside them, then each day is a user of its own, the same on every run and wherever the folder is', async () => {
+    const days = ['shankari_2015-08-23', 'shankari_2015-aug-27', 'shankari_2016-08-10'];
+    expect(new Set(days.map(original)).size).toBe(1);
+    const users: string[] = [];
+    for (const where of ['gt-a', 'gt-b']) {
+      const dir = join(tmp, where);
+      mkdirSync(dir);
+      for (const day of days) {
+        copyFileSync(join(DAYS, `${day}.json`), join(dir, `${day}.json`));
+        copyFileSync(join(DAYS, `${day}.ground_truth.json`), join(dir, `${day}.ground_truth.json`));
+      }
+      const entries = await read(dir);
+      expect(entries).toHaveLength(days.reduce((n, day) => n + expectedEntries(join(DAYS, `${day}.json`)).length, 0));
+      users.push(...usersOf(entries));
+    }
+    const expected = days.map((day) => groundTruthUser(original(day), `${day}.json`));
+    expect(new Set(expected).size).toBe(3);
+    expect(expected).not.toContain(original(days[0] as string));
+    expect(users).toEqual([...expected, ...expected]);
+  });
+
+  it('When the day is gzipped, then it is the same user; without its ground truth, it keeps its uuid', async () => {
+    const day = 'gabe_2016-06-15';
+    const dir = join(tmp, 'gt-gz');
+    mkdirSync(dir);
+    writeFileSync(join(dir, `${day}.json.gz`), gzipSync(readFileSync(join(DAYS, `${day}.json`))));
+    copyFileSync(join(DAYS, `${day}.ground_truth.json`), join(dir, `${day}.ground_truth.json`));
+    copyFileSync(join(DAYS, `${day}.json`), join(dir, 'alone.json'));
+    const entries = await read(dir);
+    const byFile = (name: string) => usersOf(entries.filter((e) => basename(e.file) === name));
+    expect(byFile('alone.json')).toEqual([original(day)]);
+    expect(byFile(`${day}.json.gz`)).toEqual([groundTruthUser(original(day), `${day}.json`)]);
   });
 });
 

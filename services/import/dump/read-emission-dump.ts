@@ -12,6 +12,7 @@ import {
   type EntryPlace,
   type ImportSkip,
 } from '../domain/emission-entry.js';
+import { groundTruthBeside, groundTruthUser } from './ground-truth-day.js';
 import { listDumpFiles } from './list-dump-files.js';
 
 export type { EmissionEntry, ImportSkip } from '../domain/emission-entry.js';
@@ -235,10 +236,31 @@ async function* readNdjson(reading: FileReading): AsyncGenerator<EmissionEntry> 
   }
 }
 
+/** The entries with each owner replaced by `ownerOf` of it (computed once per owner). */
+async function* owned(
+  entries: AsyncIterable<EmissionEntry>,
+  ownerOf: (uuid: string) => string,
+): AsyncGenerator<EmissionEntry> {
+  const owners = new Map<string, string>();
+  for await (const entry of entries) {
+    let owner = owners.get(entry.userUuid);
+    if (owner === undefined) {
+      owner = ownerOf(entry.userUuid);
+      owners.set(entry.userUuid, owner);
+    }
+    yield { ...entry, userUuid: owner };
+  }
+}
+
 /**
  * The entries of one dump file. The format is told by the first byte that is not whitespace: `[` is a JSON array
  * (e-mission's export, or `mongoexport --jsonArray`), `{` is NDJSON (mongoexport's default, whatever the file's
  * extension) unless the file is one indented object (a ground truth, a profile), which is refused as a whole.
+ *
+ * A file with e-mission's ground truth beside it (`<stem>.ground_truth.json`) is one of e-mission's test days, and
+ * is read as e-mission's tests load it to make that ground truth: as a user of its own (`setupRealExample` in
+ * emission/tests/common.py gives every file a fresh uuid), here groundTruthUser(its uuid, the file), the same on
+ * every run. Any other file keeps its users' uuids.
  */
 export async function* readEmissionFile(
   file: string,
@@ -264,9 +286,10 @@ export async function* readEmissionFile(
     if (isSystemError(err)) throw err;
     format = { refused: messageOf(err) };
   }
-  if (format === 'array') yield* readArray(reading);
-  else if (format === 'ndjson') yield* readNdjson(reading);
-  else if (format !== 'empty') reading.skip({ file, reason: format.refused });
+  const truth = format === 'array' || format === 'ndjson' ? await groundTruthBeside(file) : undefined;
+  const entries = format === 'array' ? readArray(reading) : format === 'ndjson' ? readNdjson(reading) : undefined;
+  if (entries) yield* truth ? owned(entries, (uuid) => groundTruthUser(uuid, file)) : entries;
+  else if (typeof format === 'object') reading.skip({ file, reason: format.refused });
   // Only reached when the file was read to its end (a consumer that stops early never gets here).
   if (opts.onBytes && sizeBytes !== undefined && sizeBytes > counted) opts.onBytes(sizeBytes - counted);
 }

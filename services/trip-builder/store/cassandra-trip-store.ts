@@ -3,6 +3,7 @@ import {
   createCompositeEntriesTable,
   createDiaryDaysTable,
   createLabelTripMetricsTable,
+  createParticipantActivityTable,
   createPipelineStateTable,
   createSectionMetricsTable,
   createTripLabelCountsTable,
@@ -49,6 +50,7 @@ export function createCassandraTripStore(cql: Cql): TripStore {
   const labelCounts = createTripLabelCountsTable(cql);
   const labelMetrics = createLabelTripMetricsTable(cql);
   const pipelineState = createPipelineStateTable(cql);
+  const activity = createParticipantActivityTable(cql);
   async function readTrip(userId: string, localDate: string, rawStartTs: number): Promise<BuiltTrip | undefined> {
     const rs = await cql.read(
       'SELECT trip FROM trips_by_day WHERE user_id = ? AND local_date = ? AND raw_start_ts = ?',
@@ -58,7 +60,23 @@ export function createCassandraTripStore(cql: Cql): TripStore {
     return row ? (JSON.parse(String(row['trip'])) as BuiltTrip) : undefined;
   }
 
+  /** The user's totals for the operators' console, once the day's counts are written. */
+  async function recordActivity(userId: string, composites: RenderedDay['composites']) {
+    const totals = await labelCounts.totals(userId);
+    const ends = composites.filter(isTripComposite).map((c) => Number(c.data['end_ts']));
+    await activity.recordTrips(userId, {
+      trips: totals.totalTrips,
+      labelledTrips: totals.labeledTrips,
+      lastTripTs: ends.length > 0 ? Math.max(...ends) : undefined,
+    });
+  }
+
   async function saveCompositeDay(userId: string, localDate: string, composites: RenderedDay['composites']) {
+    await writeCompositeDay(userId, localDate, composites);
+    await recordActivity(userId, composites);
+  }
+
+  async function writeCompositeDay(userId: string, localDate: string, composites: RenderedDay['composites']) {
     const labelFacts = tripLabelFacts(composites).map((f) => ({ ...f, userId }));
     if (composites.length === 0) {
       await Promise.all([
@@ -217,4 +235,37 @@ export function createTripTablesEraser(cql: Cql): TripTablesEraser {
       await cql.write('DELETE FROM trip_builder_state WHERE user_id = ?', [userId]);
     },
   };
+}
+
+/** One row of trip_builder_state as the console reads it: where the user's next build starts (Unix seconds). */
+export interface ResumePointRow {
+  userId: string;
+  resumeFromTs: number;
+  /** When the trip builder last saved it (Unix seconds); null when unknown. */
+  updateTs: number | null;
+}
+
+/** Rows per page of the resume-point scan. */
+const RESUME_SCAN_PAGE = 5000;
+
+/**
+ * Every user's resume point, read page by page (RESUME_SCAN_PAGE rows at a time): a full scan of
+ * trip_builder_state, for the operators' console, which runs it at most once per refresh, never per request.
+ * Rows without a resume point are skipped.
+ */
+export async function* scanResumePoints(cql: Cql): AsyncGenerator<ResumePointRow> {
+  for await (const r of cql.iterate(
+    'SELECT user_id, resume_from_ts, update_ts FROM trip_builder_state',
+    [],
+    RESUME_SCAN_PAGE,
+  )) {
+    const from = r['resume_from_ts'];
+    if (from === null || from === undefined) continue;
+    const updated = r['update_ts'];
+    yield {
+      userId: String(r['user_id']),
+      resumeFromTs: Number(from),
+      updateTs: updated instanceof Date ? updated.getTime() / 1000 : null,
+    };
+  }
 }

@@ -1,0 +1,45 @@
+import type { Context } from 'koa';
+import type { z } from 'zod';
+
+/**
+ * One console endpoint: its method and path, the schemas of what it accepts and answers, who may call it, and the
+ * handler. The Koa router (router.ts) and /admin/openapi.json (openapi.ts) are both built from these, so what is
+ * documented is what is validated.
+ */
+export interface ConsoleRoute {
+  method: 'get' | 'post';
+  /** Koa style (`/admin/api/users/:userId/days/:date`). */
+  path: string;
+  summary: string;
+  /** Operators only (replay, reset, tokens, revealing a token); the rest is open to readers too. */
+  operator?: boolean;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  response: z.ZodType;
+  handle(input: { params: unknown; query: unknown; body: unknown; ctx: Context }): Promise<unknown>;
+}
+
+/** A route whose handler sees its inputs already parsed by its own schemas. */
+export function route<
+  P extends z.ZodObject | undefined = undefined,
+  Q extends z.ZodObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(spec: {
+  method: 'get' | 'post';
+  path: string;
+  summary: string;
+  operator?: boolean;
+  params?: P;
+  query?: Q;
+  body?: B;
+  response: z.ZodType;
+  handle(input: {
+    params: P extends z.ZodObject ? z.infer<P> : undefined;
+    query: Q extends z.ZodObject ? z.infer<Q> : undefined;
+    body: B extends z.ZodType ? z.infer<B> : undefined;
+    ctx: Context;
+  }): Promise<unknown>;
+}): ConsoleRoute {
+  return spec as unknown as ConsoleRoute;
+}

@@ -1,0 +1,60 @@
+import type Koa from 'koa';
+import helmet from 'koa-helmet';
+import type { Config } from '../../../shared/config/index.js';
+import type { Logger } from '../../../shared/logger/index.js';
+import { consoleCspDirectives } from './content-security-policy.js';
+import { gate, requireOperator } from './gate.js';
+import { loginRoutes, logoutRoute } from './login-routes.js';
+import { createOidcClient } from './oidc-client.js';
+import { sessionMiddleware } from './session.js';
+
+export interface ConsoleAuth {
+  /**
+   * Mount on the console's Koa app, in this order, before any /admin route: security headers, the signed session
+   * cookie, GET /admin/login and GET /admin/callback, the gate (session, CSRF, 404 outside /admin), then
+   * POST /admin/logout. Routes after it find the logged-in person in `ctx.state.operator`.
+   */
+  middleware: Koa.Middleware[];
+  /** 403 JSON unless ctx.state.operator.role === 'operator'. */
+  requireOperator: Koa.Middleware;
+}
+
+/**
+ * The console's login (OpenID Connect, any provider; the dev provider in development) and its security layer.
+ * `audit` receives one line per login, refusal and logout (e-mail and role only); `log`, operational trouble
+ * such as an unreachable provider (defaults to `audit`).
+ */
+export function createConsoleAuth({
+  config,
+  audit,
+  log = audit,
+}: {
+  config: Config['console'];
+  audit: Logger;
+  log?: Logger;
+}): ConsoleAuth {
+  const https = new URL(config.publicUrl).protocol === 'https:';
+  const oidc = createOidcClient(config);
+  return {
+    middleware: [
+      helmet({
+        contentSecurityPolicy: {
+          useDefaults: false,
+          directives: consoleCspDirectives({ tileUrl: config.tileUrl, https }),
+        },
+        // Same as the CSP's frame-ancestors 'none', for browsers that predate it: nobody frames the console.
+        xFrameOptions: { action: 'deny' },
+        // Browsers ignore HSTS over http; sending it from http://127.0.0.1 would only confuse whoever reads headers.
+        strictTransportSecurity: https ? { maxAge: 180 * 24 * 3600 } : false,
+        // Tile servers (OpenStreetMap's policy requires it) want to know which site uses them: send the origin,
+        // never the page's path and query, which name participants and days.
+        referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+      }),
+      sessionMiddleware({ sessionKeys: config.sessionKeys, secure: https }),
+      loginRoutes({ oidc, rules: config.oidc, audit, log }),
+      gate(),
+      logoutRoute({ audit }),
+    ],
+    requireOperator,
+  };
+}

@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import type Koa from 'koa';
+import createSession from 'koa-session';
+
+export type ConsoleRole = 'reader' | 'operator';
+
+/** Who is logged in, as the gate hands it to the routes in `ctx.state.operator`. */
+export interface ConsoleOperator {
+  email: string;
+  role: ConsoleRole;
+  /** Every state-changing request must echo it in the `x-csrf-token` header. */
+  csrfToken: string;
+}
+
+/** What /admin/login leaves for /admin/callback: the checks of the one login in progress. */
+export interface PendingLogin {
+  state: string;
+  nonce: string;
+  codeVerifier: string;
+  /** Where to go once logged in: a path under /admin/, already checked. */
+  next: string;
+}
+
+/** The session cookie's content: a login in progress, or a logged-in operator. */
+type SessionData = Partial<ConsoleOperator> & { pending?: PendingLogin; maxAge?: number };
+
+const SESSION_COOKIE = 'itinera.console';
+const SESSION_MAX_AGE_MS = 8 * 60 * 60 * 1000;
+/** A login started and never finished should not leave its checks lying around for 8 hours. */
+const PENDING_LOGIN_MAX_AGE_MS = 10 * 60 * 1000;
+
+/**
+ * koa-session, with the whole session in a signed cookie (no store to run): httpOnly, SameSite=Lax (the
+ * provider's redirect back to /admin/callback is a cross-site top-level GET, which Strict would strip the cookie
+ * from), Secure when the console is served over https, and an absolute 8-hour lifetime that requests do not
+ * extend (the expiry is inside the signed value, so a copied cookie dies too).
+ *
+ * koa-session needs the Koa app itself (it signs with `app.keys` and adds `ctx.session` to `app.context`), which
+ * this module's callers do not pass: it is bound to whichever app the middleware first runs in, and that app's
+ * keys become the configured session keys, newest first (so prepending a key rotates without logging anyone out).
+ */
+export function sessionMiddleware({
+  sessionKeys,
+  secure,
+}: {
+  sessionKeys: readonly string[];
+  secure: boolean;
+}): Koa.Middleware {
+  const boundApps = new WeakMap<Koa, Koa.Middleware>();
+  return (ctx, next) => {
+    let session = boundApps.get(ctx.app);
+    if (session === undefined) {
+      ctx.app.keys = [...sessionKeys];
+      session = createSession(
+        {
+          key: SESSION_COOKIE,
+          maxAge: SESSION_MAX_AGE_MS,
+          httpOnly: true,
+          signed: true,
+          sameSite: 'lax',
+          secure,
+          rolling: false,
+          renew: false,
+        },
+        ctx.app,
+      );
+      boundApps.set(ctx.app, session);
+    }
+    return session(ctx, next);
+  };
+}
+
+/** koa-session's `ctx.session`, which its types leave off Koa's context. */
+function sessionOf(ctx: Koa.Context): SessionData | null {
+  return (ctx as unknown as { session: SessionData | null }).session;
+}
+
+function replaceSession(ctx: Koa.Context, data: SessionData | null): void {
+  (ctx as unknown as { session: SessionData | null }).session = data;
+}
+
+export function loggedInOperator(ctx: Koa.Context): ConsoleOperator | undefined {
+  const session = sessionOf(ctx);
+  const { email, role, csrfToken } = session ?? {};
+  return email !== undefined && role !== undefined && csrfToken !== undefined ? { email, role, csrfToken } : undefined;
+}
+
+export function pendingLogin(ctx: Koa.Context): PendingLogin | undefined {
+  return sessionOf(ctx)?.pending;
+}
+
+/** Starting a login replaces whatever session there was, and lives only minutes. */
+export function startPendingLogin(ctx: Koa.Context, pending: PendingLogin): void {
+  replaceSession(ctx, { pending });
+  const session = sessionOf(ctx);
+  if (session) session.maxAge = PENDING_LOGIN_MAX_AGE_MS;
+}
+
+/** A fresh session (a new cookie value, full lifetime) for whoever just logged in, with a new CSRF token. */
+export function startOperatorSession(ctx: Koa.Context, who: Omit<ConsoleOperator, 'csrfToken'>): ConsoleOperator {
+  const operator = { ...who, csrfToken: randomBytes(32).toString('base64url') };
+  replaceSession(ctx, operator);
+  return operator;
+}
+
+/** Clears the cookie. */
+export function endSession(ctx: Koa.Context): void {
+  replaceSession(ctx, null);
+}

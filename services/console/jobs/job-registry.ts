@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { NotFoundError } from '../../../shared/errors/index.js';
+import type { Logger } from '../../../shared/logger/index.js';
+import type { Job } from '../api/schemas.js';
+
+type JobView = z.infer<typeof Job>;
+export type JobKind = JobView['kind'];
+
+/** What a running job may tell the page: how far it is, and lines of its result. */
+export interface JobProgress {
+  progress(done: number, total?: number | null): void;
+  line(text: string): void;
+}
+
+/** Jobs kept for the pages to poll: the newest; older finished ones are forgotten. */
+const KEPT = 50;
+/** Lines one job keeps (the last ones). */
+const MAX_LINES = 200;
+
+/**
+ * Long operator actions (replays, resets) run in the console's process after the request that started them has
+ * been answered with the job; the page polls it. One of each kind runs at a time: a second click while a reset runs
+ * is refused, not queued behind it.
+ */
+export function createJobRegistry(logger: Logger) {
+  const jobs = new Map<string, JobView>();
+
+  function forget() {
+    for (const [id, job] of jobs) {
+      if (jobs.size <= KEPT) return;
+      if (job.state !== 'running') jobs.delete(id);
+    }
+  }
+
+  return {
+    start(kind: JobKind, work: (p: JobProgress) => Promise<string[]>): JobView {
+      const running = [...jobs.values()].find((j) => j.kind === kind && j.state === 'running');
+      if (running) return running;
+      const job: JobView = {
+        jobId: randomUUID(),
+        kind,
+        state: 'running',
+        startedAt: Date.now() / 1000,
+        done: 0,
+        total: null,
+        lines: [],
+      };
+      jobs.set(job.jobId, job);
+      forget();
+      const progress: JobProgress = {
+        progress(done, total) {
+          job.done = done;
+          if (total !== undefined) job.total = total;
+        },
+        line(text) {
+          job.lines.push(text);
+          if (job.lines.length > MAX_LINES) job.lines.shift();
+        },
+      };
+      work(progress).then(
+        (lines) => {
+          for (const l of lines) progress.line(l);
+          job.state = 'done';
+        },
+        (err: unknown) => {
+          job.state = 'failed';
+          progress.line(`failed: ${err instanceof Error ? err.message : String(err)}`);
+          logger.error('Console job failed', { kind, jobId: job.jobId, error: String(err) });
+        },
+      );
+      return { ...job };
+    },
+    get(jobId: string): JobView {
+      const job = jobs.get(jobId);
+      if (!job) throw new NotFoundError(`no job ${jobId}`);
+      return { ...job, lines: [...job.lines] };
+    },
+  };
+}
+export type JobRegistry = ReturnType<typeof createJobRegistry>;

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { ParticipantsQuery } from '../api/schemas.js';
+import { maskToken, ParticipantSnapshot, type ParticipantRow } from './query-participants.js';
+
+const row = (n: number, over: Partial<ParticipantRow> = {}): ParticipantRow => ({
+  userId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+  token: `nrelop_study_default_${n}`,
+  created: 1000 + n,
+  firstPush: 2000 + n,
+  lastPush: 3000 + n,
+  lastTrip: null,
+  trips: n,
+  labelledPct: null,
+  errors: 0,
+  platform: null,
+  appVersion: null,
+  ...over,
+});
+const ask = (q: Record<string, unknown>) => ParticipantsQuery.parse(q);
+
+describe('ParticipantSnapshot', () => {
+  const snapshot = new ParticipantSnapshot(
+    [row(3), row(1, { lastPush: null }), row(2), row(4, { token: 'alice@example.org' })],
+    99,
+  );
+
+  it('sorts on the server, nulls last in either direction, and pages', () => {
+    const desc = snapshot.page(ask({ sort: 'lastPush', dir: 'desc', size: 2 }));
+    expect(desc.total).toBe(4);
+    expect(desc.rows.map((r) => r.trips)).toEqual([4, 3]);
+    const next = snapshot.page(ask({ sort: 'lastPush', dir: 'desc', size: 2, page: 1 }));
+    expect(next.rows.map((r) => r.trips)).toEqual([2, 1]);
+    const asc = snapshot.page(ask({ sort: 'lastPush', dir: 'asc' }));
+    expect(asc.rows.map((r) => r.trips)).toEqual([2, 3, 4, 1]);
+  });
+
+  it('searches tokens and uuids, and masks every token it answers', () => {
+    const found = snapshot.page(ask({ q: 'ALICE' }));
+    expect(found.total).toBe(1);
+    expect(found.rows[0]?.token).toBe('alic…rg');
+    expect(snapshot.page(ask({ q: '000000000002' })).rows.map((r) => r.trips)).toEqual([2]);
+  });
+
+  it('masks short tokens to their first two characters', () => {
+    expect(maskToken('abc')).toBe('ab…');
+  });
+});

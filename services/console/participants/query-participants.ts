@@ -1,0 +1,57 @@
+import type { z } from 'zod';
+import type { Participant, ParticipantsQuery } from '../api/schemas.js';
+
+/** What the index holds of one participant: the answer's row, with the token in full. */
+export type ParticipantRow = z.infer<typeof Participant>;
+export type ParticipantsRequest = z.infer<typeof ParticipantsQuery>;
+type SortKey = ParticipantsRequest['sort'];
+
+/** The token as the list shows it: enough to tell participants apart and to match what a participant reads out. */
+export function maskToken(token: string): string {
+  if (token.length <= 8) return `${token.slice(0, 2)}…`;
+  return `${token.slice(0, 4)}…${token.slice(-2)}`;
+}
+
+const value = (row: ParticipantRow, key: SortKey): string | number | null => (key === 'token' ? row.token : row[key]);
+
+/** Ascending, nulls (never pushed, no trip) last in both directions: an operator looks for those separately. */
+function compare(key: SortKey, dir: 'asc' | 'desc') {
+  const sign = dir === 'asc' ? 1 : -1;
+  return (a: ParticipantRow, b: ParticipantRow): number => {
+    const x = value(a, key);
+    const y = value(b, key);
+    if (x === y) return a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0;
+    if (x === null) return 1;
+    if (y === null) return -1;
+    return (x < y ? -1 : 1) * sign;
+  };
+}
+
+/**
+ * Sorted orders of one snapshot of the index, computed once per (key, direction) and kept until the next snapshot:
+ * paging through 100,000 participants sorts once, then slices.
+ */
+export class ParticipantSnapshot {
+  private readonly sorted = new Map<string, ParticipantRow[]>();
+
+  constructor(
+    readonly rows: readonly ParticipantRow[],
+    readonly asOf: number,
+  ) {}
+
+  page({ page, size, sort, dir, q }: ParticipantsRequest) {
+    const key = `${sort}:${dir}`;
+    let ordered = this.sorted.get(key);
+    if (!ordered) {
+      ordered = [...this.rows].sort(compare(sort, dir));
+      this.sorted.set(key, ordered);
+    }
+    const needle = q.trim().toLowerCase();
+    const matching =
+      needle === ''
+        ? ordered
+        : ordered.filter((r) => r.token.toLowerCase().includes(needle) || r.userId.includes(needle));
+    const rows = matching.slice(page * size, (page + 1) * size).map((r) => ({ ...r, token: maskToken(r.token) }));
+    return { total: matching.length, page, size, asOf: this.asOf, rows };
+  }
+}

@@ -1,0 +1,125 @@
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveConsoleFiles } from './web-files.js';
+
+/** serveConsoleFiles on a real socket; raw requests so that `..` reaches the server as sent (fetch normalises it). */
+
+let port: number;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  const app = new Koa();
+  app.use(serveConsoleFiles());
+  app.use(async (ctx) => {
+    if (ctx.path === '/admin/api/me') ctx.body = { reached: 'api' };
+  });
+  app.silent = true;
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  port = (server.address() as AddressInfo).port;
+  close = () => new Promise((r) => server.close(() => r()));
+});
+afterAll(async () => {
+  await close();
+});
+
+function get(
+  path: string,
+  method = 'GET',
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, method }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('serveConsoleFiles', () => {
+  it('serves the participants page at /admin/, uncached', async () => {
+    const res = await get('/admin/');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.body).toContain('data-testid="participants-table"');
+  });
+
+  it('redirects /admin to /admin/ so relative links work', async () => {
+    const res = await get('/admin');
+    expect(res.status).toBe(301);
+    expect(res.headers.location).toBe('/admin/');
+  });
+
+  it('serves the pages, the stylesheet and the scripts, cached for an hour', async () => {
+    for (const page of ['day', 'pipeline', 'dead-letters', 'reset', 'summary', 'tokens']) {
+      expect((await get(`/admin/${page}.html`)).status).toBe(200);
+    }
+    const js = await get('/admin/js/api.js');
+    expect(js.status).toBe(200);
+    expect(js.headers['content-type']).toMatch(/javascript/);
+    expect(js.headers['cache-control']).toBe('public, max-age=3600');
+    expect((await get('/admin/console.css')).headers['content-type']).toMatch(/text\/css/);
+  });
+
+  it('serves the vendor files from node_modules', async () => {
+    const leaflet = await get('/admin/vendor/leaflet/leaflet.js');
+    expect(leaflet.status).toBe(200);
+    expect(leaflet.headers['content-type']).toMatch(/javascript/);
+    expect(leaflet.body).toContain('Leaflet');
+    expect((await get('/admin/vendor/leaflet/leaflet.css')).status).toBe(200);
+    expect((await get('/admin/vendor/leaflet/images/marker-icon.png')).headers['content-type']).toBe('image/png');
+    expect((await get('/admin/vendor/chart.js/chart.umd.js')).status).toBe(200);
+    const head = await get('/admin/vendor/chart.js/chart.umd.js', 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.body).toBe('');
+  });
+
+  it('serves nothing else of those packages', async () => {
+    for (const path of [
+      '/admin/vendor/leaflet/leaflet.js.map',
+      '/admin/vendor/leaflet/leaflet-src.js',
+      '/admin/vendor/leaflet/package.json',
+      '/admin/vendor/chart.js/chart.js',
+      '/admin/vendor/koa/package.json',
+    ]) {
+      expect((await get(path)).status, path).toBe(404);
+    }
+  });
+
+  it('refuses path traversal, plain or encoded', async () => {
+    for (const path of [
+      '/admin/../package.json',
+      '/admin/%2e%2e/package.json',
+      '/admin/%2E%2E%2Fpackage.json',
+      '/admin/..%2f..%2fpackage.json',
+      '/admin/js/../../../package.json',
+      '/admin/..%5c..%5cpackage.json',
+      '/admin/vendor/leaflet/../../../package.json',
+      '/admin/vendor/leaflet/images/..%2f..%2fpackage.json',
+      '/admin/vendor/chart.js/%2e%2e/package.json',
+      '/admin/%00index.html',
+      '/admin/%E0%A4%A',
+      '/admin/.git/config',
+    ]) {
+      const res = await get(path);
+      expect(res.status, path).toBe(404);
+      expect(res.body, path).not.toContain('"name"');
+    }
+  });
+
+  it('answers 404 for an unknown file and lets other /admin/ routes through', async () => {
+    expect((await get('/admin/nothing-here.html')).status).toBe(404);
+    expect((await get('/admin/js/nothing.js')).status).toBe(404);
+    expect((await get('/package.json')).status).toBe(404);
+    const api = await get('/admin/api/me');
+    expect(api.status).toBe(200);
+    expect(JSON.parse(api.body)).toEqual({ reached: 'api' });
+    expect((await get('/admin/index.html', 'POST')).status).toBe(404);
+  });
+});

@@ -1,0 +1,124 @@
+/** Participants: one row per user, sorted, searched and paged by the server. State lives in the URL. */
+import { get, post } from './api.js';
+import { initNav } from './nav.js';
+import { $, debounce, dec, emptyRow, fmtTs, h, int, localDate, row } from './dom.js';
+
+const params = new URLSearchParams(location.search);
+const state = {
+  page: Number(params.get('page') ?? 0) || 0,
+  size: Number(params.get('size') ?? 50) || 50,
+  sort: params.get('sort') ?? 'lastPush',
+  dir: params.get('dir') === 'asc' ? 'asc' : 'desc',
+  q: params.get('q') ?? '',
+};
+const table = $('[data-testid="participants-table"]');
+let operator = false;
+let lastPage = 0;
+let seq = 0;
+
+function syncUrl() {
+  const q = new URLSearchParams();
+  for (const [key, value] of Object.entries(state)) if (value !== '' && value !== 0) q.set(key, String(value));
+  history.replaceState(null, '', `${location.pathname}${q.size ? `?${q}` : ''}`);
+}
+
+function tokenCell(p) {
+  const when = p.lastTrip ?? p.lastPush;
+  const token = h('code', {}, p.token);
+  const link = when === null ? token : h('a', { href: `day.html?user=${p.userId}&date=${localDate(when)}` }, token);
+  const reveal = operator
+    ? h('button', { type: 'button', class: 'link', 'aria-label': `Reveal the token of ${p.userId}` }, 'reveal')
+    : null;
+  reveal?.addEventListener('click', async () => {
+    reveal.disabled = true;
+    const { token: full } = await post(`participants/${p.userId}/reveal-token`).finally(
+      () => (reveal.disabled = false),
+    );
+    token.textContent = full;
+    reveal.remove();
+  });
+  return [h('span', { title: p.userId }, link, ' ', reveal), ''];
+}
+
+function render(data) {
+  lastPage = Math.max(0, Math.ceil(data.total / data.size) - 1);
+  $('[data-testid="participants-total"]').textContent = String(data.total);
+  $('#as-of').textContent = fmtTs(data.asOf);
+  $('#page-info').textContent = `page ${data.page + 1} of ${lastPage + 1}`;
+  $('#prev').disabled = data.page <= 0;
+  $('#next').disabled = data.page >= lastPage;
+  const rows = data.rows.map((p) =>
+    row(
+      [
+        tokenCell(p),
+        fmtTs(p.created),
+        fmtTs(p.firstPush),
+        fmtTs(p.lastPush),
+        fmtTs(p.lastTrip),
+        [int(p.trips), 'num'],
+        [p.labelledPct === null ? '—' : `${dec(p.labelledPct)} %`, 'num'],
+        [int(p.errors), p.errors > 0 ? 'num bad' : 'num'],
+        p.platform ?? '—',
+        p.appVersion ?? '—',
+      ],
+      { 'data-testid': 'participant-row', 'data-user-id': p.userId },
+    ),
+  );
+  const empty = state.q ? `No participant matches “${state.q}”.` : 'No participants yet.';
+  table.tBodies[0].replaceChildren(...(rows.length ? rows : [emptyRow(10, empty)]));
+  for (const th of table.tHead.querySelectorAll('th[data-sort]')) {
+    const active = th.dataset.sort === state.sort;
+    th.setAttribute('aria-sort', active ? (state.dir === 'asc' ? 'ascending' : 'descending') : 'none');
+  }
+}
+
+async function load() {
+  const mine = ++seq;
+  syncUrl();
+  table.setAttribute('aria-busy', 'true');
+  try {
+    const data = await get('participants', state);
+    if (mine === seq) render(data);
+  } finally {
+    if (mine === seq) table.setAttribute('aria-busy', 'false');
+  }
+}
+
+for (const th of table.tHead.querySelectorAll('th[data-sort]')) {
+  th.querySelector('button').addEventListener('click', () => {
+    const key = th.dataset.sort;
+    if (state.sort === key) state.dir = state.dir === 'asc' ? 'desc' : 'asc';
+    else [state.sort, state.dir] = [key, key === 'token' ? 'asc' : 'desc'];
+    state.page = 0;
+    void load();
+  });
+}
+
+const search = $('[data-testid="search"]');
+search.value = state.q;
+const searchNow = debounce(() => {
+  state.q = search.value.trim();
+  state.page = 0;
+  void load();
+}, 300);
+search.addEventListener('input', searchNow);
+
+$('#prev').addEventListener('click', () => {
+  state.page = Math.max(0, state.page - 1);
+  void load();
+});
+$('#next').addEventListener('click', () => {
+  state.page = Math.min(lastPage, state.page + 1);
+  void load();
+});
+$('#size').value = String(state.size);
+$('#size').addEventListener('change', (e) => {
+  state.size = Number(e.target.value);
+  state.page = 0;
+  void load();
+});
+
+void initNav().then((me) => {
+  operator = me.role === 'operator';
+  return load();
+});

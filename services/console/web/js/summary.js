@@ -1,0 +1,67 @@
+/* global Chart */
+/** Summary: trips and active users per day, distance by detected mode and by the users' labels. */
+import { get } from './api.js';
+import { $ } from './dom.js';
+import { colorFor } from './modes.js';
+import { initNav } from './nav.js';
+
+const charts = {};
+const style = getComputedStyle(document.documentElement);
+Chart.defaults.color = style.getPropertyValue('--fg').trim() || '#1b1f24';
+Chart.defaults.borderColor = style.getPropertyValue('--line').trim() || '#d5d9df';
+Chart.defaults.animation = false;
+Chart.defaults.maintainAspectRatio = false;
+
+function draw(id, config) {
+  charts[id]?.destroy();
+  charts[id] = new Chart($(`#${id}`), config);
+}
+
+/** { a: 1200, b: 30 } (metres) → entries sorted by distance, in km. */
+const byDistance = (record) =>
+  Object.entries(record)
+    .map(([key, metres]) => [key, Math.round(metres / 100) / 10])
+    .sort((a, b) => b[1] - a[1]);
+
+function horizontalBars(id, entries, colors, label) {
+  draw(id, {
+    type: 'bar',
+    data: {
+      labels: entries.map(([key]) => key),
+      datasets: [{ label, data: entries.map(([, v]) => v), backgroundColor: colors }],
+    },
+    options: { indexAxis: 'y', plugins: { legend: { display: false } }, scales: { x: { beginAtZero: true } } },
+  });
+}
+
+async function load() {
+  const s = await get('summary', { days: $('#days').value });
+  const trips = s.perDay.reduce((sum, d) => sum + d.trips, 0);
+  $('#period').textContent = `${s.from} to ${s.to} · ${trips} trips`;
+  const labels = s.perDay.map((d) => d.date);
+  draw('trips-chart', {
+    type: 'bar',
+    data: { labels, datasets: [{ label: 'trips', data: s.perDay.map((d) => d.trips), backgroundColor: '#1d5fd1' }] },
+    options: { plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } },
+  });
+  draw('users-chart', {
+    type: 'line',
+    data: {
+      labels,
+      datasets: [{ label: 'active users', data: s.perDay.map((d) => d.activeUsers), borderColor: '#2e9e44' }],
+    },
+    options: { plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } },
+  });
+  const modes = byDistance(s.distanceByMode);
+  horizontalBars(
+    'mode-chart',
+    modes,
+    modes.map(([mode]) => colorFor(mode)),
+    'km',
+  );
+  horizontalBars('label-chart', byDistance(s.distanceByLabel), '#8e44ad', 'km');
+  $('[data-testid="summary-trips-chart"]').dataset.total = String(trips);
+}
+
+$('#days').addEventListener('change', () => void load());
+void initNav().then(load);

@@ -1,0 +1,169 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../shared/config/repo-root.js';
+import { createErrorTimeseries, type DeadLetter } from '../../shared/timeseries/index.js';
+import { browserAvailable, CHROMIUM, startConsole, type RunningConsole } from '../helpers/console.js';
+import { loginInBrowser } from '../helpers/console-login.js';
+import { startInProcessPipeline, type InProcessPipeline } from '../helpers/pipeline.js';
+import { DAY_OF, loadGroundTruth, phoneEntries } from '../helpers/real-days.js';
+import { pushEntries, settledTrips } from '../helpers/trips.js';
+
+/*
+ * The operators' console in a real browser (Debian's Chromium through playwright-core) against the real stack: a
+ * participant pushes a real day through the gateway, the converter and the trip builder build it, and an operator
+ * logs in through the development OIDC provider and works the pages. Each page's screenshot goes to
+ * test-results/console/ (three of them are in the README).
+ */
+
+const DAY = 'shankari_2015-aug-27';
+const TOKEN = 'console-e2e@example.org';
+const shots = join(repoRoot, 'test-results', 'console');
+const hasBrowser = browserAvailable();
+
+let pipeline: InProcessPipeline;
+let consoleApp: RunningConsole;
+let browser: Browser;
+let page: Page;
+let userId: string;
+
+/** A dead letter of an entry the converter refused then ("a bug since fixed") and converts now. */
+function fixedLetter(user: string, i: number): DeadLetter {
+  const writeTs = 1440700000 + i;
+  const metadata = {
+    key: 'statemachine/transition',
+    platform: 'android',
+    type: 'message',
+    write_ts: writeTs,
+    time_zone: 'America/Los_Angeles',
+  };
+  return {
+    user_id: user,
+    key: 'statemachine/transition',
+    type: 'message',
+    write_ts: writeTs,
+    reason: 'a converter bug, since fixed',
+    source_topic: 'usercache',
+    source_partition: 0,
+    source_offset: i,
+    failed_ts: Date.now() / 1000,
+    metadata_json: JSON.stringify(metadata),
+    data_json: JSON.stringify({
+      currState: 'local.state.waiting_for_trip_start',
+      transition: 'local.transition.stopped_moving',
+    }),
+  };
+}
+
+const hhmm = (fmt: string) => fmt.slice(11, 16);
+const minutes = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
+
+async function shoot(name: string) {
+  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+}
+
+beforeAll(async () => {
+  if (!hasBrowser) return;
+  mkdirSync(shots, { recursive: true });
+  pipeline = await startInProcessPipeline();
+  const created = await pipeline.gw.post('/profile/create', { user: TOKEN });
+  expect(created.status).toBe(200);
+  userId = created.body.uuid as string;
+  await pushEntries(pipeline.gw, TOKEN, phoneEntries(DAY));
+  await settledTrips(pipeline.gw, TOKEN, DAY_OF[DAY], 8);
+  const errors = createErrorTimeseries(pipeline.env.cql);
+  for (let i = 0; i < 3; i += 1) await errors.insert(fixedLetter(userId, i));
+  consoleApp = await startConsole(pipeline.env);
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await loginInBrowser(page, consoleApp.url, 'operator@itinera.local');
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await consoleApp?.close();
+  await pipeline?.stop();
+});
+
+describe.skipIf(!hasBrowser)('the operators’ console in a browser', () => {
+  it('When nobody is logged in, then neither the API nor a page gives anything away', async () => {
+    const api = await fetch(`${consoleApp.url}/admin/api/participants`);
+    expect(api.status).toBe(401);
+    expect(JSON.stringify(await api.json())).not.toContain(TOKEN.slice(0, 6));
+    const pageAnswer = await fetch(`${consoleApp.url}/admin/index.html`, { redirect: 'manual' });
+    expect(pageAnswer.status).toBe(302);
+    expect(pageAnswer.headers.get('location')).toMatch(/^\/admin\/login\?next=/);
+    expect(await pageAnswer.text()).not.toContain('participants-table');
+    const openapi = await fetch(`${consoleApp.url}/admin/openapi.json`);
+    expect(openapi.status).toBe(401);
+  });
+
+  it('When an operator opens the participants page, then the participant who pushed is listed with their trips', async () => {
+    // The participant index refreshes on its timer (participants_refresh_s); the test asks for it now.
+    await consoleApp.composed.refreshParticipants();
+    await page.goto(`${consoleApp.url}/admin/`);
+    const row = page.getByTestId('participant-row').filter({ hasText: TOKEN.slice(0, 4) });
+    await expect.poll(() => row.count(), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => row.innerText()).toContain('8');
+    await shoot('participants');
+  });
+
+  it('When the operator opens aug-27, then its 8 trips are drawn on the map and listed at e-mission’s times', async () => {
+    await page.goto(`${consoleApp.url}/admin/day.html?user=${userId}&date=${DAY_OF[DAY]}`);
+    await expect.poll(() => page.getByTestId('trip-row').count(), { timeout: 20_000 }).toBe(8);
+    expect(await page.getByTestId('trip-lines-count').textContent()).toBe('8');
+    expect(await page.locator('path.trip-line').count()).toBeGreaterThanOrEqual(8);
+    const starts = await page.getByTestId('trip-row').getByTestId('trip-start').allTextContents();
+    const expected = loadGroundTruth(DAY)
+      .map((t) => String(t.properties['start_fmt_time']))
+      .sort()
+      .map(hhmm);
+    expect(starts).toHaveLength(expected.length);
+    // Trips match e-mission's within 60 s, so a shown minute is e-mission's or its neighbour.
+    starts.forEach((s, i) => expect(Math.abs(minutes(s) - minutes(expected[i]!))).toBeLessThanOrEqual(1));
+    await shoot('day');
+  });
+
+  it('When the operator replays the dead letters, then the count falls to zero', async () => {
+    await page.goto(`${consoleApp.url}/admin/dead-letters.html`);
+    await expect.poll(() => page.getByTestId('dead-letter-total').innerText(), { timeout: 20_000 }).toContain('3');
+    await shoot('dead-letters');
+    page.once('dialog', (d) => void d.accept());
+    await page.getByTestId('replay-all').click();
+    await expect
+      .poll(() => page.getByTestId('job-progress').getAttribute('data-state'), { timeout: 120_000 })
+      .toBe('done');
+    await expect.poll(() => page.getByTestId('dead-letter-total').innerText(), { timeout: 30_000 }).toMatch(/\b0\b/);
+  });
+
+  it('When the operator resets the participant, then a dry run shows the plan and the reset runs to done', async () => {
+    await page.goto(`${consoleApp.url}/admin/reset.html`);
+    await page.getByTestId('reset-user').fill(userId);
+    await page.getByTestId('reset-dry-run').click();
+    await expect
+      .poll(() => page.getByTestId('reset-plan').innerText(), { timeout: 20_000 })
+      .toContain('replacing 8 trips');
+    page.once('dialog', (d) => void d.accept());
+    await page.getByTestId('reset-run').click();
+    const progress = page.getByTestId('job-progress');
+    await expect.poll(() => progress.getAttribute('data-state'), { timeout: 120_000 }).toBe('done');
+    expect(await progress.getAttribute('data-done')).toBe('1');
+    expect(await page.getByTestId('job-lines').innerText()).toContain('rebuilt 8 trips');
+    await shoot('reset');
+  });
+
+  it('When the operator opens the pipeline, summary and tokens pages, then each shows its data', async () => {
+    await page.goto(`${consoleApp.url}/admin/pipeline.html`);
+    await expect.poll(() => page.getByTestId('pipeline-table').count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    await shoot('pipeline');
+    await page.goto(`${consoleApp.url}/admin/summary.html`);
+    await expect.poll(() => page.getByTestId('summary-trips-chart').count(), { timeout: 20_000 }).toBe(1);
+    await shoot('summary');
+    await page.goto(`${consoleApp.url}/admin/tokens.html`);
+    await page.getByTestId('token-program').fill('e2e');
+    await page.getByTestId('token-create').click();
+    await expect.poll(() => page.getByTestId('token-qr').count(), { timeout: 20_000 }).toBe(1);
+    await shoot('tokens');
+  });
+});

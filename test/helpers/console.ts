@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { Config } from '../../shared/config/index.js';
+import { createConsoleApp } from '../../services/console/app.js';
+import { composeConsole, type ComposedConsole } from '../../services/console/compose.js';
+import { startDevOidcProvider } from '../../services/console/dev-oidc/dev-provider.js';
+import type { TestEnv } from './test-env.js';
+
+/** Debian's Chromium, which CI installs (.ci/run); the tests drive it with playwright-core. */
+export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+
+/** Whether a browser is there; when not, say so loudly (the browser tests are then skipped, not passed). */
+export function browserAvailable(): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  process.stderr.write(
+    `\n!!! ${CHROMIUM} is missing: the console's browser tests are SKIPPED. Install it (apt-get install -y chromium, as .ci/run does) or set CHROMIUM_PATH.\n\n`,
+  );
+  return false;
+}
+
+/** A port free right now, for a server whose URL must be configured before it listens. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+export interface RunningConsole {
+  url: string;
+  composed: ComposedConsole;
+  close(): Promise<void>;
+}
+
+/** The real console and the development OIDC provider, on the test environment's servers, on free ports. */
+export async function startConsole(env: TestEnv): Promise<RunningConsole> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const provider = await startDevOidcProvider({
+    port: 0,
+    host: '127.0.0.1',
+    client: {
+      clientId: env.config.console.oidc.clientId,
+      clientSecret: env.config.console.oidc.clientSecret,
+      redirectUris: [`${url}/admin/callback`],
+    },
+  });
+  const config: Config = {
+    ...env.config,
+    console: {
+      ...env.config.console,
+      port,
+      publicUrl: url,
+      oidc: { ...env.config.console.oidc, issuer: provider.issuer },
+    },
+  };
+  const composed = composeConsole({ config, cassandra: env.cassandra, kafka: env.kafka });
+  await composed.start();
+  const server = createConsoleApp(composed.deps).listen(port, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  return {
+    url,
+    composed,
+    async close() {
+      server.close();
+      await composed.close();
+      await provider.close();
+    },
+  };
+}
