@@ -24,7 +24,18 @@ export default tseslint.config(
       sourceType: 'module',
       globals: Object.fromEntries(
         [
-          ...['window', 'document', 'location', 'history', 'navigator', 'console', 'fetch', 'URL', 'URLSearchParams'],
+          ...[
+            'window',
+            'document',
+            'location',
+            'history',
+            'navigator',
+            'console',
+            'fetch',
+            'URL',
+            'URLSearchParams',
+            'performance',
+          ],
           ...['setTimeout', 'clearTimeout', 'getComputedStyle', 'confirm', 'DOMParser', 'Node', 'Intl'],
           ...['L', 'Chart'],
         ].map((name) => [name, 'readonly']),

@@ -3,7 +3,8 @@
  * measured in the same run on the same records. Writes bench/results/<date>.{json,md} and prints the table.
  * BENCH_SCALE (default 1) multiplies the number of puts, converted entries and exported entries. BENCH_PARTS
  * (default "put,converter,e2e") runs only some parts; "export" (bench/export.ts: a million entries seeded, then
- * exported in one call, about 2 GB written to Cassandra) runs only when named. BENCH_E2E_USERS (default "100,1000")
+ * exported in one call, about 2 GB written to Cassandra) and "console" (bench/console.ts: page loads in Chromium at
+ * 10,000 × scale participants) run only when named. BENCH_E2E_USERS (default "100,1000")
  * sets the end-to-end user counts; BENCH_CPU_PROF_DIR makes every service process write a CPU profile there.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -24,6 +25,7 @@ import { convertEntry } from '../services/converter/domain/convert-entry.js';
 import { createTimeseriesWriter, entryObjectId } from '../services/converter/store/cassandra-timeseries-writer.js';
 import { sharedDataDir } from '../test/helpers/shared-data.js';
 import { benchEndToEnd, loadDays, type EndToEndFigures } from './end-to-end.js';
+import { benchConsole, consoleRows, type ConsoleFigures } from './console.js';
 import { benchExport, exportRows, type ExportFigures } from './export.js';
 import {
   loadRealEntries,
@@ -359,6 +361,14 @@ async function main(): Promise<void> {
     exported = await benchExport(exportConfig, startGateway, url, real, Math.round(1_000_000 * scale));
   }
 
+  let consoleFigures: ConsoleFigures | null = null;
+  if (parts.has('console')) {
+    process.stdout.write('bench: the operators’ console at 10,000 × scale participants…\n');
+    const consoleConfig = benchConfig(`${tag}k`);
+    await provision(consoleConfig);
+    consoleFigures = await benchConsole(consoleConfig, Math.round(10_000 * scale));
+  }
+
   const sustained = Math.max(0, ...puts.rows.map((r) => r.entriesPerSecond));
   const results = {
     date: new Date().toISOString(),
@@ -379,6 +389,7 @@ async function main(): Promise<void> {
     serversRssMb: serverRss(),
     endToEnd,
     export: exported,
+    console: consoleFigures,
   };
   const table = [
     `Machine: ${results.machine.cpus} cores (${results.machine.cpuModel}), ${results.machine.memoryGb} GiB, Node ${results.machine.node}; whole stack on the same machine.`,
@@ -408,6 +419,7 @@ async function main(): Promise<void> {
         `| trip builder CPU per user-day (${e.users} users) | ${e.tripBuilderCpuMsPerUserDay} ms; peak RSS: trip builder ${e.tripBuilderPeakRssMb} MB, gateway ${e.gatewayPeakRssMb} MB, converter ${e.converterPeakRssMb} MB | | |`,
     ),
     ...(exported ? exportRows(exported) : []),
+    ...(consoleFigures ? consoleRows(consoleFigures) : []),
     ...(parts.has('put') ? [`| gateway peak RSS under load | ${puts.gatewayRssMb} MB | | |`] : []),
     ...(parts.has('converter')
       ? [`| converter peak RSS (per worker) | ${Math.max(...Object.values(converter).map((c) => c.rssMb))} MB | | |`]

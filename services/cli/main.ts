@@ -49,7 +49,8 @@ const HELP = `itinera <command> [options]   (operator commands; exit 0 on succes
   import <path>                     push an e-mission dump (a file or folder: JSON array export or mongoexport
     [--uuids Stage_uuids.ndjson]    NDJSON of Stage_timeseries, .gz too) through Kafka, the converter and the trip
                                     builder; users keep their uuid (and, with --uuids, their token; else the token
-                                    is the uuid). A rerun duplicates nothing
+                                    is the uuid); a day file with <name>.ground_truth.json beside it becomes a user
+                                    of its own, as in e-mission's tests. A rerun duplicates nothing
   compare <path>                    per user and day of a dump, e-mission's trips (its analysis/* trips, or the
                                     ground truth beside a file) beside Itinera's, matched within 60 s
 `;

@@ -53,6 +53,13 @@ export function clearError() {
   if (node) node.hidden = true;
 }
 
+/** The response early.js already asked for, once: later reads of the URL go to the server again. */
+function takeEarly(method, url) {
+  const early = method === 'GET' ? window.itineraEarly?.get(url) : undefined;
+  if (early) window.itineraEarly.delete(url);
+  return early;
+}
+
 /** Any method and URL; resolves with the parsed JSON (null when empty). Never resolves on a 401: the page is leaving. */
 export async function request(method, url, body) {
   const headers = { accept: 'application/json' };
@@ -62,12 +69,13 @@ export async function request(method, url, body) {
   }
   let res;
   try {
-    res = await fetch(url, {
-      method,
-      headers,
-      credentials: 'same-origin',
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    res = await (takeEarly(method, url) ??
+      fetch(url, {
+        method,
+        headers,
+        credentials: 'same-origin',
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }));
   } catch (err) {
     showError(`${method} ${url}: the server cannot be reached (${err.message})`);
     throw new ApiError(0, 'NETWORK', err.message);

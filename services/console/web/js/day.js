@@ -1,7 +1,7 @@
 /** One user's day: the trips on a map and in a list, previous/next day with data. ?user=<uuid>&date=YYYY-MM-DD */
 import { get, showError } from './api.js';
 import { createDayMap } from './day-map.js';
-import { $, duration, h, hhmm, hhmmIn, km, localDate } from './dom.js';
+import { $, duration, h, hhmm, hhmmIn, km, localDate, markReady } from './dom.js';
 import { colorFor, legend, swatch } from './modes.js';
 import { initNav } from './nav.js';
 
@@ -116,10 +116,12 @@ pick.addEventListener('change', () => {
 });
 
 async function start() {
+  // The day is asked for at once, beside /me (which the map's tile URL comes from).
+  const day = user ? get(`users/${encodeURIComponent(user)}/days/${date}`) : undefined;
   const me = await initNav();
   dayMap = createDayMap($('#map'), me.tileUrl, selectTrip);
-  if (user) return render(await get(`users/${encodeURIComponent(user)}/days/${date}`));
+  if (day) return render(await day);
   dayMap.draw([]);
   showError('This page needs ?user=<uuid>&date=YYYY-MM-DD: open it from the participants page.');
 }
-void start();
+void start().then(markReady);

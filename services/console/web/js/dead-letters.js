@@ -1,6 +1,6 @@
 /** Dead letters: counts by key and reason, the entries themselves, and replays (selected, all, from the topic). */
 import { get, post } from './api.js';
-import { $, emptyRow, fmtTs, h, int, row } from './dom.js';
+import { $, emptyRow, fmtTs, h, int, markReady, row } from './dom.js';
 import { followJob } from './job.js';
 import { initNav } from './nav.js';
 
@@ -125,4 +125,4 @@ $('#topic-form').addEventListener('submit', (e) => {
   void runJob(() => post('dead-letters/replay-topic', body));
 });
 
-void initNav().then(() => Promise.all([loadSummary(), loadList()]));
+void Promise.all([initNav(), loadSummary(), loadList()]).then(markReady);

@@ -104,3 +104,12 @@ export function row(cells, attrs = {}) {
 export function emptyRow(columns, text) {
   return h('tr', {}, h('td', { class: 'empty', colspan: columns }, text));
 }
+
+/**
+ * Marks the page as showing its first data (`<body data-ready>`), what tests and the benchmark wait for, with the
+ * milliseconds since the navigation started (`data-ready-ms`, the browser's own clock): the page's load time.
+ */
+export function markReady() {
+  document.body.dataset.readyMs = String(Math.round(performance.now()));
+  document.body.dataset.ready = 'true';
+}

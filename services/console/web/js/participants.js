@@ -1,7 +1,7 @@
 /** Participants: one row per user, sorted, searched and paged by the server. State lives in the URL. */
-import { get, post } from './api.js';
+import { get, me, post } from './api.js';
 import { initNav } from './nav.js';
-import { $, debounce, dec, emptyRow, fmtTs, h, int, localDate, row } from './dom.js';
+import { $, debounce, dec, emptyRow, fmtTs, h, int, localDate, markReady, row } from './dom.js';
 
 const params = new URLSearchParams(location.search);
 const state = {
@@ -118,7 +118,10 @@ $('#size').addEventListener('change', (e) => {
   void load();
 });
 
-void initNav().then((me) => {
-  operator = me.role === 'operator';
-  return load();
-});
+// The page's data and /me are asked at once; the rows need the role (reveal buttons), so they wait for both.
+void Promise.all([initNav(), me()])
+  .then(([, who]) => {
+    operator = who.role === 'operator';
+    return load();
+  })
+  .then(markReady);

@@ -1,6 +1,6 @@
 /** Pipeline: consumer lag per group and partition, stalled groups, users whose trips are behind. Refreshes every 5 s. */
 import { clearError, get } from './api.js';
-import { $, age, dec, emptyRow, fmtTs, h, int, row } from './dom.js';
+import { $, age, dec, emptyRow, fmtTs, h, int, markReady, row } from './dom.js';
 import { initNav } from './nav.js';
 
 const REFRESH_MS = 5000;
@@ -95,4 +95,4 @@ async function refresh() {
 
 $('#refresh').addEventListener('click', () => void refresh());
 $('#auto').addEventListener('change', () => void refresh());
-void initNav().then(refresh);
+void Promise.all([initNav(), refresh()]).then(markReady);

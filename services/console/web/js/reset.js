@@ -1,6 +1,6 @@
 /** Reset: rebuild one user's or everyone's trips from a date. A dry run first; the reset runs what was planned. */
 import { post } from './api.js';
-import { $, h } from './dom.js';
+import { $, h, markReady } from './dom.js';
 import { followJob } from './job.js';
 import { initNav } from './nav.js';
 
@@ -73,4 +73,4 @@ const params = new URLSearchParams(location.search);
 if (params.get('user')) userInput.value = params.get('user');
 if (params.get('from')) fromInput.value = params.get('from');
 refresh();
-void initNav();
+void initNav().then(markReady);

@@ -1,7 +1,7 @@
 /* global Chart */
 /** Summary: trips and active users per day, distance by detected mode and by the users' labels. */
 import { get } from './api.js';
-import { $ } from './dom.js';
+import { $, markReady } from './dom.js';
 import { colorFor } from './modes.js';
 import { initNav } from './nav.js';
 
@@ -64,4 +64,4 @@ async function load() {
 }
 
 $('#days').addEventListener('change', () => void load());
-void initNav().then(load);
+void Promise.all([initNav(), load()]).then(markReady);

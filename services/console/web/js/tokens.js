@@ -1,6 +1,6 @@
 /** Tokens: create participant tokens (each with its QR code) and see the tokens the server refused. */
 import { get, post } from './api.js';
-import { $, emptyRow, fmtTs, h, int, row } from './dom.js';
+import { $, emptyRow, fmtTs, h, int, markReady, row } from './dom.js';
 import { initNav } from './nav.js';
 
 let created = [];
@@ -62,4 +62,4 @@ $('#copy-tokens').addEventListener('click', async () => {
 });
 $('#print-tokens').addEventListener('click', () => window.print());
 
-void initNav().then(loadRefused);
+void Promise.all([initNav(), loadRefused()]).then(markReady);
