@@ -175,6 +175,8 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
       await Promise.all([producer.connect(), admin.connect()]);
       await index.start();
       monitor.start();
+      // The first resume-point scan now, so the pipeline page's first answer already lists who is behind.
+      void behind.refresh().catch((err: unknown) => logger.warn('Resume-point scan failed', { error: String(err) }));
     },
     refreshParticipants: () => index.refresh(),
     async close() {

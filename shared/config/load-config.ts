@@ -135,7 +135,10 @@ export interface Config {
       readonly issuer: string;
       readonly clientId: string;
       readonly clientSecret: string;
-      /** Start the project's local OIDC provider (development and tests only) on the issuer's port. */
+      /**
+       * Start the project's local OIDC provider (development and tests only) on the issuer's port. Off unless
+       * conf/net/console.conf says so (the development file does); refused unless issuer and console are loopback.
+       */
       readonly devProvider: boolean;
       /** E-mails allowed in read-only; `*` allows every e-mail the provider vouches for. */
       readonly readerEmails: readonly string[];
@@ -349,7 +352,7 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
           }),
         ),
         devProvider:
-          String(consoleKey('oidc_dev_provider', true, { oidc_dev_provider: oidcConf['dev_provider'] })[1]) === 'true',
+          String(consoleKey('oidc_dev_provider', false, { oidc_dev_provider: oidcConf['dev_provider'] })[1]) === 'true',
         readerEmails: optionalList(
           consoleKey('oidc_reader_emails', [], { oidc_reader_emails: oidcConf['reader_emails'] }),
         ),

@@ -14,6 +14,7 @@ export const errorCodes = [
   'AUTH_MISSING',
   'AUTH_FORBIDDEN',
   'NOT_FOUND',
+  'CONFLICT',
   'DEPENDENCY_UNAVAILABLE',
   'MALFORMED_RECORD',
   'STACK_FAILED',
@@ -106,6 +107,13 @@ export class ForbiddenError extends AppError {
 export class NotFoundError extends AppError {
   readonly code = 'NOT_FOUND';
   readonly status = 404;
+  readonly retriable = false;
+}
+
+/** The request asks for something that contradicts what is under way (a second reset while one runs). */
+export class ConflictError extends AppError {
+  readonly code = 'CONFLICT';
+  readonly status = 409;
   readonly retriable = false;
 }
 

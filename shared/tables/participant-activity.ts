@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Cql } from '../cassandra/index.js';
+import { forEachBounded } from '../runtime/for-each-bounded.js';
 
 /**
  * Table `participant_activity` (schemas/cql/012): what the operators' console shows of each participant. The
@@ -7,6 +8,8 @@ import type { Cql } from '../cassandra/index.js';
  * (a scan every refresh, never one per page); account deletion removes the row.
  */
 const TABLE = 'participant_activity';
+/** Users of one batch whose rows are written at once. */
+const WRITES_AT_ONCE = 16;
 
 export interface PushActivity {
   userId: string;
@@ -42,8 +45,11 @@ export interface ParticipantActivityTable {
   removeUser(userId: string): Promise<void>;
 }
 
-/** Microseconds, as Cassandra's write timestamps: a fact written with its own time wins over older facts. */
-const micros = (seconds: number) => Math.round(seconds * 1_000_000);
+/**
+ * Microseconds, as Cassandra's write timestamps: a fact written with its own time wins over older facts. Never
+ * later than now: a phone's clock can be years ahead, and a cell stamped in the future would outlive deletion.
+ */
+const micros = (seconds: number) => Math.round(Math.min(seconds, Date.now() / 1000) * 1_000_000);
 const numberOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 export function createParticipantActivityTable(cql: Cql, { knownUsers = 100_000 } = {}): ParticipantActivityTable {
@@ -52,23 +58,21 @@ export function createParticipantActivityTable(cql: Cql, { knownUsers = 100_000 
   const firstPushSet = new LRUCache<string, true>({ max: knownUsers });
   return {
     async recordPushes(pushes) {
-      await Promise.all(
-        pushes.map(async (p) => {
-          await cql.write(`UPDATE ${TABLE} USING TIMESTAMP ? SET last_push_ts = ? WHERE user_id = ?`, [
-            micros(p.lastPushTs),
-            p.lastPushTs,
-            p.userId,
-          ]);
-          if (p.platform !== undefined)
-            await cql.write(`UPDATE ${TABLE} SET platform = ? WHERE user_id = ?`, [p.platform, p.userId]);
-          if (firstPushSet.has(p.userId)) return;
-          await cql.conditional(`UPDATE ${TABLE} SET first_push_ts = ? WHERE user_id = ? IF first_push_ts = null`, [
-            p.firstPushTs,
-            p.userId,
-          ]);
-          firstPushSet.set(p.userId, true);
-        }),
-      );
+      await forEachBounded(pushes, WRITES_AT_ONCE, async (p) => {
+        await cql.write(`UPDATE ${TABLE} USING TIMESTAMP ? SET last_push_ts = ? WHERE user_id = ?`, [
+          micros(p.lastPushTs),
+          p.lastPushTs,
+          p.userId,
+        ]);
+        if (p.platform !== undefined)
+          await cql.write(`UPDATE ${TABLE} SET platform = ? WHERE user_id = ?`, [p.platform, p.userId]);
+        if (firstPushSet.has(p.userId)) return;
+        await cql.conditional(`UPDATE ${TABLE} SET first_push_ts = ? WHERE user_id = ? IF first_push_ts = null`, [
+          p.firstPushTs,
+          p.userId,
+        ]);
+        firstPushSet.set(p.userId, true);
+      });
     },
     async recordTrips(userId, { trips, labelledTrips, lastTripTs }) {
       await cql.write(`UPDATE ${TABLE} SET trips = ?, labelled_trips = ? WHERE user_id = ?`, [

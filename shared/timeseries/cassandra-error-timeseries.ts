@@ -39,6 +39,8 @@ export interface ErrorTimeseries {
    * console; `truncated` when there were more). A reason is grouped on its first line, cut to 160 characters.
    */
   tally(maxRows: number): Promise<DeadLetterTally>;
+  /** Every dead letter's identity and reason, without its payload: what a filter reads before fetching matches. */
+  refs(): AsyncGenerator<Pick<DeadLetter, 'user_id' | 'key' | 'write_ts' | 'type' | 'reason'>>;
   /** One dead letter by its identity. */
   get(userId: string, key: string, writeTs: number, type: string): Promise<DeadLetter | undefined>;
   /** Every dead letter of the user (account deletion). */
@@ -112,6 +114,16 @@ export function createErrorTimeseries(cql: Cql): ErrorTimeseries {
       ]);
     },
     all,
+    async *refs() {
+      for await (const r of cql.iterate('SELECT user_id, key, write_ts, type, reason FROM error_timeseries', [], 1000))
+        yield {
+          user_id: String(r['user_id']),
+          key: String(r['key']),
+          write_ts: Number(r['write_ts']),
+          type: String(r['type']),
+          reason: String(r['reason']),
+        };
+    },
     async get(userId, key, writeTs, type) {
       const rs = await cql.read(
         `SELECT ${LETTER_COLUMNS} FROM error_timeseries WHERE user_id = ? AND key = ? AND write_ts = ? AND type = ?`,

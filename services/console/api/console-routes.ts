@@ -6,6 +6,8 @@ import type { DeadLetterView } from '../dead-letters/dead-letter-view.js';
 import type { DayReader } from '../day/day-reader.js';
 import type { JobProgress, JobRegistry } from '../jobs/job-registry.js';
 import type { ParticipantIndex } from '../participants/participant-index.js';
+import { maskToken } from '../participants/query-participants.js';
+import { parseSinceOrThrow } from '../actions/topic-replay-lines.js';
 import { route, type ConsoleRoute } from './route-table.js';
 import * as s from './schemas.js';
 
@@ -33,6 +35,7 @@ export interface ConsoleApiDeps {
 }
 
 const who = (ctx: { state: { operator?: { email: string } } }) => ctx.state.operator?.email ?? 'unknown';
+const isOperator = (ctx: { state: { operator?: { role: string } } }) => ctx.state.operator?.role === 'operator';
 
 /** Every endpoint of the console's JSON API (the pages' data, and the operators' actions). */
 export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
@@ -50,7 +53,9 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       summary: 'One page of participants, sorted and searched on the server',
       query: s.ParticipantsQuery,
       response: s.ParticipantsPage,
-      handle: ({ query }) => d.participants.page(query),
+      // Readers find a participant by uuid or whole token; only operators search inside tokens, since a substring
+      // search answers, one character at a time, what the masked column hides.
+      handle: ({ query, ctx }) => d.participants.page(query, { searchTokens: isOperator(ctx) }),
     }),
     route({
       method: 'post',
@@ -88,7 +93,11 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       path: '/admin/api/pipeline',
       summary: 'Consumer groups’ lag and progress, and participants whose trips lag their pushes',
       response: s.Pipeline,
-      handle: () => d.pipeline(),
+      handle: async () => {
+        const pipeline = await d.pipeline();
+        const users = pipeline.behind.users.map((u) => ({ ...u, token: maskToken(u.token) }));
+        return { ...pipeline, behind: { ...pipeline.behind, users } };
+      },
     }),
     route({
       method: 'get',
@@ -114,17 +123,19 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       response: s.Job,
       handle: async ({ body, ctx }) => {
         const total = body.selection?.length ?? (await d.deadLetters.summary()).total;
-        d.audit.info('Dead letters replayed', {
-          by: who(ctx),
-          letters: body.selection ? body.selection.length : 'all',
-        });
-        return d.jobs.start('replay', async (p) => {
+        // Started first: a replay refused because another runs (409) is not audited as done.
+        const job = d.jobs.start('replay', async (p) => {
           try {
             return await d.replayLetters(body.selection, total, p);
           } finally {
             d.deadLetters.invalidate();
           }
         });
+        d.audit.info('Dead letters replayed', {
+          by: who(ctx),
+          letters: body.selection ? body.selection.length : 'all',
+        });
+        return job;
       },
     }),
     route({
@@ -135,15 +146,17 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       body: s.TopicReplayRequest,
       response: s.Job,
       handle: async ({ body, ctx }) => {
-        if (!body.dryRun)
-          d.audit.info('Dead-letter topic replayed', { by: who(ctx), since: body.since, key: body.key });
-        return d.jobs.start('topic-replay', async (p) => {
+        parseSinceOrThrow(body.since); // a 400 now, not a failed job
+        const job = d.jobs.start('topic-replay', async (p) => {
           try {
             return await d.replayTopic(body, p);
           } finally {
             d.deadLetters.invalidate();
           }
         });
+        if (!body.dryRun)
+          d.audit.info('Dead-letter topic replayed', { by: who(ctx), since: body.since, key: body.key });
+        return job;
       },
     }),
     route({
@@ -155,8 +168,9 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       response: s.ResetPlan.or(s.Job),
       handle: async ({ body, ctx }) => {
         if (body.dryRun) return d.resets.plan(body);
+        const job = d.jobs.start('reset', (p) => d.resets.run(body, p));
         d.audit.info('Reset', { by: who(ctx), userId: body.userId ?? 'everyone', from: body.from ?? 'start' });
-        return d.jobs.start('reset', (p) => d.resets.run(body, p));
+        return job;
       },
     }),
     route({
@@ -192,7 +206,12 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       path: '/admin/api/tokens/refused',
       summary: 'Tokens phones tried and the server refused, recently',
       response: s.RefusedTokens,
-      handle: () => d.tokens.refused(),
+      // Refused tokens are often near misses of real ones: whole for operators, masked for readers.
+      handle: async ({ ctx }) => {
+        const refused = await d.tokens.refused();
+        if (isOperator(ctx)) return refused;
+        return { rows: refused.rows.map((r) => ({ ...r, token: maskToken(r.token) })) };
+      },
     }),
   ];
 }

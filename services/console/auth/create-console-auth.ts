@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import helmet from 'koa-helmet';
 import type { Config } from '../../../shared/config/index.js';
+import { ConfigError } from '../../../shared/errors/index.js';
 import type { Logger } from '../../../shared/logger/index.js';
 import { consoleCspDirectives } from './content-security-policy.js';
 import { gate, requireOperator } from './gate.js';
@@ -33,6 +34,7 @@ export function createConsoleAuth({
   audit: Logger;
   log?: Logger;
 }): ConsoleAuth {
+  refuseDevelopmentSecrets(config);
   const https = new URL(config.publicUrl).protocol === 'https:';
   const oidc = createOidcClient(config);
   return {
@@ -57,4 +59,27 @@ export function createConsoleAuth({
     ],
     requireOperator,
   };
+}
+
+const DEVELOPMENT_SESSION_KEY = 'itinera-development-only-session-key';
+const DEVELOPMENT_CLIENT_SECRET = 'itinera-development-only-secret';
+const isLoopback = (url: string) => /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(new URL(url).hostname);
+
+/**
+ * The committed development session key signs cookies anyone could forge, and the development provider logs anyone
+ * in: both are refused at start-up unless the console and its issuer are on this machine's loopback address.
+ */
+export function refuseDevelopmentSecrets(config: Config['console']): void {
+  const local = isLoopback(config.publicUrl) && isLoopback(config.oidc.issuer);
+  if (local) return;
+  if (config.sessionKeys.includes(DEVELOPMENT_SESSION_KEY))
+    throw new ConfigError(
+      'console.session_keys still holds the development key, whose cookies anyone can forge: set a long random secret (CONSOLE_SESSION_KEYS)',
+    );
+  if (config.oidc.clientSecret === DEVELOPMENT_CLIENT_SECRET)
+    throw new ConfigError('console.oidc.client_secret is the development secret: set your provider’s client secret');
+  if (config.oidc.devProvider)
+    throw new ConfigError(
+      'console.oidc.dev_provider logs anyone in: it runs only with a loopback issuer and public_url',
+    );
 }

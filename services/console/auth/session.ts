@@ -100,6 +100,9 @@ export function startPendingLogin(ctx: Koa.Context, pending: PendingLogin): void
 export function startOperatorSession(ctx: Koa.Context, who: Omit<ConsoleOperator, 'csrfToken'>): ConsoleOperator {
   const operator = { ...who, csrfToken: randomBytes(32).toString('base64url') };
   replaceSession(ctx, operator);
+  // koa-session carries the pending login's short maxAge over to the session that replaces it: set it back.
+  const session = sessionOf(ctx);
+  if (session) session.maxAge = SESSION_MAX_AGE_MS;
   return operator;
 }
 

@@ -6,7 +6,7 @@ import { maskToken } from '../participants/query-participants.js';
 
 /** Dead letters one count reads at most: past it the page says "at least". */
 const MAX_COUNTED = 200_000;
-/** Dead letters one list request reads at most while looking for matches of its filter. */
+/** Dead letters (identity and reason only) one list request reads at most while looking for matches. */
 const MAX_SCANNED = 20_000;
 /** Characters of an entry's JSON shown in the list (an entry can be 4 MiB). */
 const MAX_ENTRY_CHARS = 20_000;
@@ -25,14 +25,24 @@ export function createDeadLetterView(deps: {
   errors: ErrorTimeseries;
   tokenOf: (userId: string) => string | undefined;
 }): DeadLetterView {
-  let cached: { at: number; tally: Promise<DeadLetterTally> } | undefined;
+  // One count in flight at a time, reused for TALLY_TTL_MS after it ends: a long count is never started twice.
+  let cached: { doneAt: number | undefined; tally: Promise<DeadLetterTally> } | undefined;
   const tally = () => {
-    if (!cached || Date.now() - cached.at > TALLY_TTL_MS) {
-      const fresh = { at: Date.now(), tally: deps.errors.tally(MAX_COUNTED) };
-      fresh.tally.catch(() => {
-        if (cached === fresh) cached = undefined;
-      });
-      cached = fresh;
+    const fresh = cached && (cached.doneAt === undefined || Date.now() - cached.doneAt < TALLY_TTL_MS);
+    if (!cached || !fresh) {
+      const entry: { doneAt: number | undefined; tally: Promise<DeadLetterTally> } = {
+        doneAt: undefined,
+        tally: deps.errors.tally(MAX_COUNTED),
+      };
+      entry.tally.then(
+        () => {
+          entry.doneAt = Date.now();
+        },
+        () => {
+          if (cached === entry) cached = undefined;
+        },
+      );
+      cached = entry;
     }
     return cached.tally;
   };
@@ -45,13 +55,16 @@ export function createDeadLetterView(deps: {
       return (await tally()).byUser;
     },
     async list({ limit, key, reason }) {
+      // The filter reads identities and reasons only; the payloads (up to 4 MiB each) of the matches alone.
       const rows: z.infer<typeof DeadLetter>[] = [];
       let scanned = 0;
       const wanted = reason?.toLowerCase();
-      for await (const l of deps.errors.all()) {
+      for await (const ref of deps.errors.refs()) {
         if (++scanned > MAX_SCANNED) break;
-        if (key !== undefined && l.key !== key) continue;
-        if (wanted !== undefined && !reasonGroup(l.reason).toLowerCase().includes(wanted)) continue;
+        if (key !== undefined && ref.key !== key) continue;
+        if (wanted !== undefined && !reasonGroup(ref.reason).toLowerCase().includes(wanted)) continue;
+        const l = await deps.errors.get(ref.user_id, ref.key, ref.write_ts, ref.type);
+        if (!l) continue;
         const entry = `{"metadata":${l.metadata_json},"data":${l.data_json}}`;
         rows.push({
           userId: l.user_id,

@@ -6,6 +6,7 @@
 import { loadConfig } from '../../../shared/config/index.js';
 import { ConfigError } from '../../../shared/errors/index.js';
 import { stopOnSignals } from '../../../shared/runtime/index.js';
+import { refuseDevelopmentSecrets } from '../auth/create-console-auth.js';
 import { startDevOidcProvider } from './dev-provider.js';
 
 async function main(): Promise<void> {
@@ -15,6 +16,8 @@ async function main(): Promise<void> {
     process.stderr.write('console.oidc.dev_provider is false: the development OIDC provider is not started\n');
     return;
   }
+  // Whoever can reach it logs in as anyone: only ever on this machine's loopback address.
+  refuseDevelopmentSecrets({ ...consoleConfig, sessionKeys: [], oidc: { ...oidc, clientSecret: '' } });
   const issuer = new URL(oidc.issuer);
   // The provider's issuer is exactly http://<host>:<port>; anything else would not match what the console expects.
   if (issuer.protocol !== 'http:' || issuer.pathname !== '/' || issuer.search !== '' || issuer.port === '')

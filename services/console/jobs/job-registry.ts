@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { NotFoundError } from '../../../shared/errors/index.js';
+import { ConflictError, NotFoundError } from '../../../shared/errors/index.js';
 import type { Logger } from '../../../shared/logger/index.js';
 import type { Job } from '../api/schemas.js';
 
@@ -36,7 +36,10 @@ export function createJobRegistry(logger: Logger) {
   return {
     start(kind: JobKind, work: (p: JobProgress) => Promise<string[]>): JobView {
       const running = [...jobs.values()].find((j) => j.kind === kind && j.state === 'running');
-      if (running) return running;
+      if (running)
+        throw new ConflictError(`a ${kind} is already running (job ${running.jobId}): wait for it to end`, {
+          details: { jobId: running.jobId },
+        });
       const job: JobView = {
         jobId: randomUUID(),
         kind,

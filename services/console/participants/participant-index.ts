@@ -2,7 +2,12 @@ import pLimit from 'p-limit';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from '../../../shared/logger/index.js';
 import type { ParticipantActivity, User } from '../../../shared/tables/index.js';
-import { ParticipantSnapshot, type ParticipantRow, type ParticipantsRequest } from './query-participants.js';
+import {
+  ParticipantSnapshot,
+  type ParticipantRow,
+  type ParticipantsRequest,
+  type SearchOptions,
+} from './query-participants.js';
 
 export interface ParticipantIndexDeps {
   /** Every registered user (users_by_uuid), streamed. */
@@ -21,7 +26,7 @@ export interface ParticipantIndexDeps {
 export interface ParticipantIndex {
   start(): Promise<void>;
   stop(): void;
-  page(request: ParticipantsRequest): Promise<ReturnType<ParticipantSnapshot['page']>>;
+  page(request: ParticipantsRequest, options?: SearchOptions): Promise<ReturnType<ParticipantSnapshot['page']>>;
   /** The full row (token unmasked) of one participant, if the index knows them. */
   get(userId: string): ParticipantRow | undefined;
   /** Every participant's uuid, as of the last refresh. */
@@ -43,6 +48,7 @@ export function createParticipantIndex(deps: ParticipantIndexDeps): ParticipantI
   let snapshot = new ParticipantSnapshot([], 0);
   let byId = new Map<string, ParticipantRow>();
   let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
   let running: Promise<void> | undefined;
   const profiles = new LRUCache<string, { version: string | null; platform: string | null }>({
     max: 10_000,
@@ -83,6 +89,7 @@ export function createParticipantIndex(deps: ParticipantIndexDeps): ParticipantI
     }));
 
   function schedule(lastMs: number) {
+    if (stopped) return;
     const wait = Math.max(deps.refreshSeconds * 1000, 5 * lastMs);
     timer = setTimeout(() => {
       const started = Date.now();
@@ -110,10 +117,11 @@ export function createParticipantIndex(deps: ParticipantIndexDeps): ParticipantI
       schedule(Date.now() - started);
     },
     stop() {
+      stopped = true;
       if (timer) clearTimeout(timer);
     },
-    async page(request) {
-      const answer = snapshot.page(request);
+    async page(request, options) {
+      const answer = snapshot.page(request, options);
       return { ...answer, rows: await Promise.all(answer.rows.map(withProfile)) };
     },
     get: (userId) => byId.get(userId),

@@ -34,8 +34,10 @@ describe('ParticipantSnapshot', () => {
     expect(asc.rows.map((r) => r.trips)).toEqual([2, 3, 4, 1]);
   });
 
-  it('searches tokens and uuids, and masks every token it answers', () => {
-    const found = snapshot.page(ask({ q: 'ALICE' }));
+  it('searches inside tokens for operators, whole tokens for readers, uuids for both, and masks every token', () => {
+    expect(snapshot.page(ask({ q: 'ALICE' })).total).toBe(0);
+    expect(snapshot.page(ask({ q: 'alice@example.org' })).total).toBe(1);
+    const found = snapshot.page(ask({ q: 'ALICE' }), { searchTokens: true });
     expect(found.total).toBe(1);
     expect(found.rows[0]?.token).toBe('alic…rg');
     expect(snapshot.page(ask({ q: '000000000002' })).rows.map((r) => r.trips)).toEqual([2]);

@@ -27,6 +27,11 @@ function compare(key: SortKey, dir: 'asc' | 'desc') {
   };
 }
 
+export interface SearchOptions {
+  /** Match the search inside tokens (operators); otherwise a token must be given whole. */
+  searchTokens?: boolean;
+}
+
 /**
  * Sorted orders of one snapshot of the index, computed once per (key, direction) and kept until the next snapshot:
  * paging through 100,000 participants sorts once, then slices.
@@ -39,7 +44,7 @@ export class ParticipantSnapshot {
     readonly asOf: number,
   ) {}
 
-  page({ page, size, sort, dir, q }: ParticipantsRequest) {
+  page({ page, size, sort, dir, q }: ParticipantsRequest, { searchTokens = false }: SearchOptions = {}) {
     const key = `${sort}:${dir}`;
     let ordered = this.sorted.get(key);
     if (!ordered) {
@@ -47,10 +52,10 @@ export class ParticipantSnapshot {
       this.sorted.set(key, ordered);
     }
     const needle = q.trim().toLowerCase();
-    const matching =
-      needle === ''
-        ? ordered
-        : ordered.filter((r) => r.token.toLowerCase().includes(needle) || r.userId.includes(needle));
+    const matches = (r: ParticipantRow) =>
+      r.userId.includes(needle) ||
+      (searchTokens ? r.token.toLowerCase().includes(needle) : r.token.toLowerCase() === needle);
+    const matching = needle === '' ? ordered : ordered.filter(matches);
     const rows = matching.slice(page * size, (page + 1) * size).map((r) => ({ ...r, token: maskToken(r.token) }));
     return { total: matching.length, page, size, asOf: this.asOf, rows };
   }

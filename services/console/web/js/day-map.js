@@ -2,6 +2,9 @@
 /** The day page's Leaflet map: sections as polylines coloured by mode, places, stops, and raw points on demand. */
 import { colorFor } from './modes.js';
 
+/** Leaflet puts a tooltip's string in as HTML: what it shows goes in as a text node. */
+const text = (value) => document.createTextNode(String(value));
+
 const latLng = ([lon, lat]) => [lat, lon];
 
 function attributionFor(tileUrl) {
@@ -37,7 +40,7 @@ export function createDayMap(element, tileUrl, onSelect) {
         opacity: 0.85,
         className: 'trip-line',
       });
-      line.bindTooltip(`${section.mode} · ${(section.distance / 1000).toFixed(2)} km`, { sticky: true });
+      line.bindTooltip(text(`${section.mode} · ${(section.distance / 1000).toFixed(2)} km`), { sticky: true });
       lines.push(line.on('click', pick).addTo(group));
     }
     if (lines.length === 0 && trip.startPlace && trip.endPlace) {
@@ -51,12 +54,12 @@ export function createDayMap(element, tileUrl, onSelect) {
     }
     for (const stop of trip.stops) {
       L.circleMarker(latLng(stop), { radius: 3, color: '#333', weight: 1, fillColor: '#fff', fillOpacity: 1 })
-        .bindTooltip('stop')
+        .bindTooltip(text('stop'))
         .addTo(group);
     }
     const place = (coords, fill, label) =>
       L.circleMarker(latLng(coords), { radius: 6, color: '#222', weight: 2, fillColor: fill, fillOpacity: 1 })
-        .bindTooltip(label)
+        .bindTooltip(text(label))
         .on('click', pick)
         .addTo(group);
     if (trip.startPlace) place(trip.startPlace, '#ffffff', `start ${trip.startFmtTime}`);
@@ -104,7 +107,7 @@ export function createDayMap(element, tileUrl, onSelect) {
           fillColor: colorFor(mode),
           fillOpacity: 0.9,
           className: 'raw-point',
-        }).bindTooltip(`${new Date(p.ts * 1000).toISOString()} ±${p.accuracy ?? '?'} m`),
+        }).bindTooltip(text(`${new Date(p.ts * 1000).toISOString()} ±${p.accuracy ?? '?'} m`)),
       ),
     ).addTo(map);
     points.set(sectionId, layer);
