@@ -257,6 +257,8 @@ export async function benchConsole(config: Config, participants: number): Promis
       ['a day', `/admin/api/users/${userId}/days/${date}`],
       ['pipeline', '/admin/api/pipeline'],
       ['dead-letter summary', '/admin/api/dead-letters/summary'],
+      ['dead letters, first 100', '/admin/api/dead-letters?limit=100'],
+      ['dead letters of one key', '/admin/api/dead-letters?limit=100&key=background%2Fbattery'],
       ['program summary, 30 days', '/admin/api/summary?days=30'],
     ] as const;
     const api: ConsoleFigures['api'] = [];

@@ -1,5 +1,10 @@
+import pLimit from 'p-limit';
 import type { z } from 'zod';
-import type { DeadLetterTally, ErrorTimeseries } from '../../../shared/timeseries/index.js';
+import type {
+  DeadLetter as DeadLetterRow,
+  DeadLetterTally,
+  ErrorTimeseries,
+} from '../../../shared/timeseries/index.js';
 import { reasonGroup } from '../../../shared/timeseries/index.js';
 import type { DeadLetter, DeadLetterSummary, DeadLettersQuery } from '../api/schemas.js';
 import { maskToken } from '../participants/query-participants.js';
@@ -10,8 +15,12 @@ const MAX_COUNTED = 200_000;
 const MAX_SCANNED = 20_000;
 /** Characters of an entry's JSON shown in the list (an entry can be 4 MiB). */
 const MAX_ENTRY_CHARS = 20_000;
+/** Dead letters read at once for one list (each up to 4 MiB). */
+const READS_AT_ONCE = 8;
 /** A count is reused this long: several pages and the participant index ask for it within seconds. */
 const TALLY_TTL_MS = 10_000;
+
+type Ref = Pick<DeadLetterRow, 'user_id' | 'key' | 'write_ts' | 'type'>;
 
 export interface DeadLetterView {
   summary(): Promise<z.infer<typeof DeadLetterSummary>>;
@@ -25,6 +34,7 @@ export function createDeadLetterView(deps: {
   errors: ErrorTimeseries;
   tokenOf: (userId: string) => string | undefined;
 }): DeadLetterView {
+  const reads = pLimit(READS_AT_ONCE);
   // One count in flight at a time, reused for TALLY_TTL_MS after it ends: a long count is never started twice.
   let cached: { doneAt: number | undefined; tally: Promise<DeadLetterTally> } | undefined;
   const tally = () => {
@@ -46,6 +56,35 @@ export function createDeadLetterView(deps: {
     }
     return cached.tally;
   };
+  /** Unfiltered, the first letters are the answer: read whole, a page at a time (ErrorTimeseries.all). */
+  async function first(limit: number): Promise<DeadLetterRow[]> {
+    const letters: DeadLetterRow[] = [];
+    for await (const l of deps.errors.all()) {
+      letters.push(l);
+      if (letters.length >= limit) break;
+    }
+    return letters;
+  }
+
+  /**
+   * Filtered, only identities and reasons are read to find the matches (a filter may pass over thousands of letters
+   * of up to 4 MiB each), then the matches' payloads, a few at a time, in the scan's order.
+   */
+  async function matching(limit: number, key?: string, reason?: string): Promise<(DeadLetterRow | undefined)[]> {
+    const matches: Ref[] = [];
+    let scanned = 0;
+    const wanted = reason?.toLowerCase();
+    for await (const ref of deps.errors.refs()) {
+      if (++scanned > MAX_SCANNED || matches.length >= limit) break;
+      if (key !== undefined && ref.key !== key) continue;
+      if (wanted !== undefined && !reasonGroup(ref.reason).toLowerCase().includes(wanted)) continue;
+      matches.push(ref);
+    }
+    return Promise.all(
+      matches.map((ref) => reads(() => deps.errors.get(ref.user_id, ref.key, ref.write_ts, ref.type))),
+    );
+  }
+
   return {
     async summary() {
       const t = await tally();
@@ -55,30 +94,24 @@ export function createDeadLetterView(deps: {
       return (await tally()).byUser;
     },
     async list({ limit, key, reason }) {
-      // The filter reads identities and reasons only; the payloads (up to 4 MiB each) of the matches alone.
-      const rows: z.infer<typeof DeadLetter>[] = [];
-      let scanned = 0;
-      const wanted = reason?.toLowerCase();
-      for await (const ref of deps.errors.refs()) {
-        if (++scanned > MAX_SCANNED) break;
-        if (key !== undefined && ref.key !== key) continue;
-        if (wanted !== undefined && !reasonGroup(ref.reason).toLowerCase().includes(wanted)) continue;
-        const l = await deps.errors.get(ref.user_id, ref.key, ref.write_ts, ref.type);
-        if (!l) continue;
+      const letters =
+        key === undefined && reason === undefined ? await first(limit) : await matching(limit, key, reason);
+      return letters.flatMap((l) => {
+        if (!l) return [];
         const entry = `{"metadata":${l.metadata_json},"data":${l.data_json}}`;
-        rows.push({
-          userId: l.user_id,
-          key: l.key,
-          writeTs: l.write_ts,
-          type: l.type,
-          reason: l.reason,
-          failedTs: Number.isFinite(l.failed_ts) ? l.failed_ts : null,
-          entry: entry.length > MAX_ENTRY_CHARS ? `${entry.slice(0, MAX_ENTRY_CHARS)}…` : entry,
-          token: maskToken(deps.tokenOf(l.user_id) ?? l.user_id),
-        });
-        if (rows.length >= limit) break;
-      }
-      return rows;
+        return [
+          {
+            userId: l.user_id,
+            key: l.key,
+            writeTs: l.write_ts,
+            type: l.type,
+            reason: l.reason,
+            failedTs: Number.isFinite(l.failed_ts) ? l.failed_ts : null,
+            entry: entry.length > MAX_ENTRY_CHARS ? `${entry.slice(0, MAX_ENTRY_CHARS)}…` : entry,
+            token: maskToken(deps.tokenOf(l.user_id) ?? l.user_id),
+          },
+        ];
+      });
     },
     invalidate() {
       cached = undefined;
