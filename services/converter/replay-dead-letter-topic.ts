@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Admin, Consumer, Kafka, KafkaMessage, Message, Producer } from 'kafkajs';
 import { isOutage } from '../../shared/errors/classify.js';
 import { topicName, UNDECODABLE_KEY, type DeadLetter } from '../../shared/events/index.js';
@@ -5,6 +6,9 @@ import { sendChunked } from '../../shared/kafka/index.js';
 import { valueSubject, type AvroCodec } from '../../shared/schema-registry/index.js';
 import { isReplayable } from '../../shared/timeseries/index.js';
 import { BYTES_PER_SEND, letterIdentity, LETTERS_PER_SEND, replayMessage } from './replay-dead-letters.js';
+
+/** Entry identities a replay remembers to send each entry once (about 100 bytes each). */
+const SEEN_ENTRIES = 500_000;
 
 /** Where the scan of the error-timeseries topic starts: the first record at or after a UTC date, or an offset. */
 export type ReplaySince = { date: string } | { offset: number };
@@ -144,7 +148,9 @@ export async function replayDeadLetterTopic(
 
   const encode = dryRun ? undefined : await deps.codec.encoderFor(valueSubject(usercache));
   const reasonFilter = options.reason?.toLowerCase();
-  const seen = new Set<string>();
+  // Entries already sent, to send each once; bounded: past it an entry seen long ago may be sent again, which the
+  // converter's upsert by identity makes harmless.
+  const seen = new LRUCache<string, true>({ max: SEEN_ENTRIES });
   const byKey = new Map<string, TopicReplayKeyCounts & { reasonCounts: Map<string, number> }>();
   const countsOf = (key: string) => {
     const k = byKey.has(key) || byKey.size < KEYS ? key : OTHER_KEYS;
@@ -197,7 +203,7 @@ export async function replayDeadLetterTopic(
       report.duplicates += 1;
       return;
     }
-    seen.add(id);
+    seen.set(id, true);
     report.replayable += 1;
     if (!encode) return;
     const replay = replayMessage(letter, encode);

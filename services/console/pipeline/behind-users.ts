@@ -28,13 +28,14 @@ export const BEHIND_USERS_LISTED = 50;
  * before their last push. Reads the rows once, in order, keeping only the `limit` furthest behind (memory does
  * not grow with the table); users without a known last push are left out.
  *
- * The resume point is the first fix of the user's open or last trip, so a user who has stayed in one place for
- * longer than the threshold since their last trip is listed too: the list is of users to look at, not a verdict.
+ * The resume point is the first fix of the user's open or last trip, so it lags the last push of a user who has
+ * stayed in one place since; such a user is left out when the trip builder saved the resume point (`updateTs`)
+ * after that push: it has seen the push. What remains is a list of users to look at, not a verdict.
  */
 export async function findBehindUsers(
   rows:
-    | AsyncIterable<Pick<ResumePointRow, 'userId' | 'resumeFromTs'>>
-    | Iterable<Pick<ResumePointRow, 'userId' | 'resumeFromTs'>>,
+    | AsyncIterable<Pick<ResumePointRow, 'userId' | 'resumeFromTs'> & Partial<Pick<ResumePointRow, 'updateTs'>>>
+    | Iterable<Pick<ResumePointRow, 'userId' | 'resumeFromTs'> & Partial<Pick<ResumePointRow, 'updateTs'>>>,
   lastPushOf: LastPushLookup,
   behindHours: number,
   limit = BEHIND_USERS_LISTED,
@@ -47,6 +48,7 @@ export async function findBehindUsers(
     if (lastPush === null || lastPush === undefined || !Number.isFinite(lastPush)) continue;
     const behindSeconds = lastPush - row.resumeFromTs;
     if (!(behindSeconds > threshold)) continue;
+    if (row.updateTs !== null && row.updateTs !== undefined && row.updateTs >= lastPush) continue;
     count += 1;
     const user = { userId: row.userId, resumeFromTs: row.resumeFromTs, lastPush, behindSeconds };
     if (top.length === limit && !furtherBehind(user, top[top.length - 1]!)) continue;
@@ -74,7 +76,7 @@ function insertionIndex(sorted: readonly BehindUser[], user: BehindUser): number
 
 export interface BehindUsersTrackerOptions {
   /** The full scan of resume points (scanResumePoints over the console's session). */
-  scan: () => AsyncIterable<Pick<ResumePointRow, 'userId' | 'resumeFromTs'>>;
+  scan: () => AsyncIterable<Pick<ResumePointRow, 'userId' | 'resumeFromTs' | 'updateTs'>>;
   lastPushOf: LastPushLookup;
   behindHours: number;
   /** A refresh within this long of the last one returns it again. @defaultValue 60000 */

@@ -127,18 +127,22 @@ describe('pipeline monitor', () => {
 
   it("When resume points lag behind the users' last pushes, then the users more than behindHours behind are counted and listed, furthest first", async () => {
     const trips = createCassandraTripStore(env.cql);
-    const now = 1_700_000_000;
+    // The last pushes come after the resume points are saved (else the trip builder has seen them: see caughtUp).
+    const now = Math.floor(Date.now() / 1000) + 3600;
     const users = Array.from({ length: 5 }, () => randomUUID());
     const behindHours = [1, 7, 30, 12, 0];
     for (const [i, u] of users.entries())
       await trips.saveResumePoint(u, { fromTs: now - behindHours[i]! * 3600, place: undefined });
     const unknown = randomUUID();
     await trips.saveResumePoint(unknown, { fromTs: 0, place: undefined });
-    const lastPush = (u: string) => (u === unknown ? undefined : now);
+    // Stayed put for 30 h, but the trip builder saved its resume point after the last push: it is not behind.
+    const caughtUp = randomUUID();
+    await trips.saveResumePoint(caughtUp, { fromTs: now - 3600 - 30 * 3600, place: undefined });
+    const lastPush = (u: string) => (u === unknown ? undefined : u === caughtUp ? now - 2 * 3600 : now);
 
     const rows = [];
     for await (const r of scanResumePoints(env.cql)) rows.push(r);
-    expect(rows).toHaveLength(6);
+    expect(rows).toHaveLength(7);
     expect(rows.every((r) => r.updateTs !== null)).toBe(true);
 
     const behind = await findBehindUsers(scanResumePoints(env.cql), lastPush, 6);
