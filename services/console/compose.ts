@@ -96,6 +96,9 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
     lastPushOf: (id) => index.get(id)?.lastPush,
     behindHours: config.console.behindHours,
   });
+  /** Starts a resume-point scan unless one is recent (the tracker decides); requests read its last answer. */
+  const refreshBehind = () =>
+    void behind.refresh().catch((err: unknown) => logger.warn('Resume-point scan failed', { error: String(err) }));
   const rebuildStores = composeTripBuilderStores(cql);
   const summary = createSummaryCache(
     createProgramSummary(
@@ -113,7 +116,7 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
       timeseries: createTimeseriesReader(cql),
     }),
     async pipeline() {
-      void behind.refresh().catch((err: unknown) => logger.warn('Resume-point scan failed', { error: String(err) }));
+      refreshBehind();
       const groups = monitor.snapshot();
       const b = behind.current();
       return {
@@ -176,7 +179,7 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
       await index.start();
       monitor.start();
       // The first resume-point scan now, so the pipeline page's first answer already lists who is behind.
-      void behind.refresh().catch((err: unknown) => logger.warn('Resume-point scan failed', { error: String(err) }));
+      refreshBehind();
     },
     refreshParticipants: () => index.refresh(),
     async close() {

@@ -6,7 +6,7 @@ import type { Logger } from '../../../shared/logger/index.js';
 import { consoleCspDirectives } from './content-security-policy.js';
 import { gate, requireOperator } from './gate.js';
 import { loginRoutes, logoutRoute } from './login-routes.js';
-import { createOidcClient } from './oidc-client.js';
+import { createOidcClient, isLoopbackUrl } from './oidc-client.js';
 import { sessionMiddleware } from './session.js';
 
 export interface ConsoleAuth {
@@ -63,14 +63,13 @@ export function createConsoleAuth({
 
 const DEVELOPMENT_SESSION_KEY = 'itinera-development-only-session-key';
 const DEVELOPMENT_CLIENT_SECRET = 'itinera-development-only-secret';
-const isLoopback = (url: string) => /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(new URL(url).hostname);
 
 /**
  * The committed development session key signs cookies anyone could forge, and the development provider logs anyone
  * in: both are refused at start-up unless the console and its issuer are on this machine's loopback address.
  */
 export function refuseDevelopmentSecrets(config: Config['console']): void {
-  const local = isLoopback(config.publicUrl) && isLoopback(config.oidc.issuer);
+  const local = isLoopbackUrl(config.publicUrl) && isLoopbackUrl(config.oidc.issuer);
   if (local) return;
   if (config.sessionKeys.includes(DEVELOPMENT_SESSION_KEY))
     throw new ConfigError(

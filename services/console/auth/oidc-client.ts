@@ -81,6 +81,11 @@ export function createOidcClient(config: Config['console']): ConsoleOidcClient {
   };
 }
 
+/** Whether a URL names this machine (localhost, 127.x.x.x, [::1]): where development-only settings may run. */
+export function isLoopbackUrl(url: string): boolean {
+  return /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(new URL(url).hostname);
+}
+
 /**
  * openid-client refuses plain http, rightly: the ID token would travel unprotected. A provider on this machine
  * (the dev provider) is the one exception; an http issuer anywhere else is a configuration mistake, said at start.
@@ -89,7 +94,6 @@ function allowsPlainHttp(issuer: string): boolean {
   if (!URL.canParse(issuer)) throw new ConfigError(`console.oidc.issuer is not a URL: ${issuer}`);
   const url = new URL(issuer);
   if (url.protocol === 'https:') return false;
-  const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(url.hostname);
-  if (url.protocol === 'http:' && loopback) return true;
+  if (url.protocol === 'http:' && isLoopbackUrl(issuer)) return true;
   throw new ConfigError(`console.oidc.issuer must be https:// (plain http only on a loopback address): ${issuer}`);
 }
