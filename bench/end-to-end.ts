@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createCassandraClient } from '../shared/cassandra/index.js';
 import type { Config } from '../shared/config/index.js';
 import { toObservations, type TimeseriesLike } from '../services/trip-builder/domain/observations.js';
 import { buildTrips } from '../services/trip-builder/domain/timeline/build-trips.js';
@@ -23,6 +24,18 @@ export interface EndToEndFigures {
   labelP95Ms: number;
   labelMaxMs: number;
   tripBuilderCpuMsPerUserDay: number;
+  /**
+   * CPU (user + system) each process spent per label during the label phase, polls included: where a label's
+   * time goes when the two cores are saturated.
+   */
+  labelCpuMs: Record<string, number>;
+  /** Labels made visible per second over the label phase. */
+  labelsPerS: number;
+  /**
+   * Cassandra's work per label over the label phase, from its thread pools' completed tasks: CQL requests, local
+   * reads and mutations, and compactions (background work the phase shares the cores with).
+   */
+  labelCassandraTasks: Record<string, number>;
   tripBuilderPeakRssMb: number;
   gatewayPeakRssMb: number;
   converterPeakRssMb: number;
@@ -54,6 +67,31 @@ export function loadDays(dataDir: string): RealDay[] {
   });
 }
 
+/** Cassandra's thread pools the label figures count, by the names its `system_views.thread_pools` gives them. */
+const CASSANDRA_POOLS: Record<string, string> = {
+  'Native-Transport-Requests': 'requests',
+  ReadStage: 'reads',
+  MutationStage: 'mutations',
+  CompactionExecutor: 'compactions',
+  MemtableFlushWriter: 'flushes',
+};
+
+/** Completed tasks so far of the Cassandra node's pools in CASSANDRA_POOLS. */
+async function cassandraTasks(config: Config): Promise<Record<string, number>> {
+  const client = createCassandraClient({ ...config.cassandra, keyspace: undefined });
+  try {
+    const rs = await client.execute('SELECT name, completed_tasks FROM system_views.thread_pools');
+    const out: Record<string, number> = {};
+    for (const row of rs.rows) {
+      const name = CASSANDRA_POOLS[String(row['name'])];
+      if (name) out[name] = Number(row['completed_tasks']);
+    }
+    return out;
+  } finally {
+    await client.shutdown();
+  }
+}
+
 /** CPU time (user + system) a process has used so far, in milliseconds. */
 function cpuMs(pid: number | undefined): number {
   if (pid === undefined) return 0;
@@ -72,6 +110,8 @@ export async function benchEndToEnd(
   gatewayUrl: string,
   days: readonly RealDay[],
   users: number,
+  /** The servers' processes (kafka, cassandra, registry), whose CPU is counted too. */
+  serverPids: Record<string, number | undefined> = {},
 ): Promise<EndToEndFigures> {
   const start = (script: string, args: string[]): ChildProcess =>
     spawn(process.execPath, ['--import', 'tsx', join(root, script), ...args], {
@@ -148,7 +188,28 @@ export async function benchEndToEnd(
     // Taken before the labels, so the figure stays the cost of building a day.
     const tripBuilderCpuMs = cpuMs(builder.pid) - cpuBefore;
     const sorted = latencies.sort((a, b) => a - b);
-    const labels = (await labelLatencies(post, tokens, days)).sort((a, b) => a - b);
+    const targets = await labelTargets(post, tokens, days);
+    const pids: Record<string, number | undefined> = {
+      gateway: procs[0]!.pid,
+      converter: procs[1]!.pid,
+      'trip builder': builder.pid,
+      ...serverPids,
+    };
+    const cpuAtStart = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
+    const tasksAtStart = await cassandraTasks(config);
+    const labelsStarted = performance.now();
+    const labels = (await labelLatencies(post, tokens, targets)).sort((a, b) => a - b);
+    const labelPhaseS = (performance.now() - labelsStarted) / 1000;
+    const tasksAtEnd = await cassandraTasks(config);
+    const labelCassandraTasks = Object.fromEntries(
+      Object.entries(tasksAtEnd).map(([pool, n]) => [
+        pool,
+        Math.round(((n - (tasksAtStart[pool] ?? 0)) / users) * 10) / 10,
+      ]),
+    );
+    const labelCpuMs = Object.fromEntries(
+      Object.entries(pids).map(([name, pid]) => [name, Math.round((cpuMs(pid) - cpuAtStart[name]!) / users)]),
+    );
     return {
       users,
       p50Ms: Math.round(percentile(sorted, 50)),
@@ -158,6 +219,9 @@ export async function benchEndToEnd(
       labelP95Ms: Math.round(percentile(labels, 95)),
       labelMaxMs: Math.round(labels[labels.length - 1] ?? 0),
       tripBuilderCpuMsPerUserDay: Math.round(tripBuilderCpuMs / users),
+      labelCpuMs,
+      labelsPerS: Math.round((users / labelPhaseS) * 10) / 10,
+      labelCassandraTasks,
       tripBuilderPeakRssMb: peakRss[2]!,
       gatewayPeakRssMb: peakRss[0]!,
       converterPeakRssMb: peakRss[1]!,
@@ -216,19 +280,23 @@ function modeConfirm(trip: Composite, label: string): PhoneEntry {
   };
 }
 
+/** The trip each user labels (a different one from user to user), read before any clock starts. */
+async function labelTargets(post: Post, tokens: readonly string[], days: readonly RealDay[]): Promise<Composite[]> {
+  const targets: Composite[] = [];
+  await inParallel(tokens, 8, async (token, i) => {
+    const trips = await tripsOf(post, token, days[i % days.length]!.trips);
+    targets[i] = trips[i % trips.length]!;
+  });
+  return targets;
+}
+
 /**
  * Every user labels one of its trips (a different one from user to user), then reads that trip until the label
  * shows: the time from the start of the put to that read, per user. The pushes are spread as the evening syncs
  * are. The reads are load of their own on the gateway and Cassandra, so each user reads every 150 ms, only its
  * own trip (a range of two seconds around its end, not the whole day), and at most 32 users read at a time.
  */
-async function labelLatencies(post: Post, tokens: readonly string[], days: readonly RealDay[]): Promise<number[]> {
-  // The trips' times, read before any clock starts.
-  const targets: Composite[] = [];
-  await inParallel(tokens, 8, async (token, i) => {
-    const trips = await tripsOf(post, token, days[i % days.length]!.trips);
-    targets[i] = trips[i % trips.length]!;
-  });
+async function labelLatencies(post: Post, tokens: readonly string[], targets: readonly Composite[]): Promise<number[]> {
   const latencies: number[] = [];
   await inParallel(tokens, 32, async (token, i) => {
     const trip = targets[i]!;

@@ -1,5 +1,6 @@
 import type { Config } from '../shared/config/index.js';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -28,4 +29,22 @@ export function serviceProcessEnv(config: Config, logDir: string, gatewayPort: n
     ITINERA_LOG_DIR: logDir,
     ITINERA_INTAKE_LOG_DIR: logDir,
   };
+}
+
+/** The local stack's server processes, by name, from their pid files. */
+export function serverPids(root: string): Record<string, number | undefined> {
+  const out: Record<string, number | undefined> = {};
+  for (const [name, dir] of [
+    ['kafka', 'kafka'],
+    ['cassandra', 'cassandra'],
+    ['registry', 'apicurio'],
+  ] as const) {
+    const pidFile = join(root, '.infra', dir, 'server.pid');
+    out[name] = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : undefined;
+  }
+  return out;
+}
+
+export function serverRss(root: string): Record<string, number | null> {
+  return Object.fromEntries(Object.entries(serverPids(root)).map(([name, pid]) => [name, residentMb(pid)]));
 }

@@ -9,7 +9,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,7 +34,7 @@ import {
   toUsercacheEntry,
   type PhoneEntry,
 } from '../test/helpers/phone-entries.js';
-import { percentile, residentMb, serviceProcessEnv } from './load.js';
+import { percentile, residentMb, serverPids, serverRss, serviceProcessEnv } from './load.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const scale = Number(process.env['BENCH_SCALE'] ?? 1);
@@ -280,19 +280,6 @@ async function benchRawCassandra(real: PhoneEntry[], config: Config, entries: nu
   return rate;
 }
 
-function serverRss(): Record<string, number | null> {
-  const out: Record<string, number | null> = {};
-  for (const [name, dir] of [
-    ['kafka', 'kafka'],
-    ['cassandra', 'cassandra'],
-    ['registry', 'apicurio'],
-  ]) {
-    const pidFile = join(root, '.infra', dir as string, 'server.pid');
-    out[name as string] = existsSync(pidFile) ? residentMb(Number(readFileSync(pidFile, 'utf8'))) : null;
-  }
-  return out;
-}
-
 async function main(): Promise<void> {
   const real = loadRealEntries(sharedDataDir());
   const tag = Date.now().toString(36);
@@ -347,6 +334,7 @@ async function main(): Promise<void> {
         `http://127.0.0.1:${GATEWAY_PORT}`,
         loadDays(sharedDataDir()),
         users,
+        serverPids(root),
       ),
     );
   }
@@ -386,7 +374,7 @@ async function main(): Promise<void> {
     converter,
     convertedEntries: convBatches * PUT_SIZE,
     rawCassandraEntriesPerSecond: rawCassandra,
-    serversRssMb: serverRss(),
+    serversRssMb: serverRss(root),
     endToEnd,
     export: exported,
     console: consoleFigures,
@@ -412,7 +400,15 @@ async function main(): Promise<void> {
     ),
     ...endToEnd.map(
       (e) =>
-        `| a label's put → visible in its composite trip, ${e.users} users | p50 ${e.labelP50Ms} ms, p95 ${e.labelP95Ms} ms, max ${e.labelMaxMs} ms | e-mission: next hourly batch | |`,
+        `| a label's put → visible in its composite trip, ${e.users} users | p50 ${e.labelP50Ms} ms, p95 ${e.labelP95Ms} ms, max ${e.labelMaxMs} ms (${e.labelsPerS} labels/s) | e-mission: next hourly batch | |`,
+    ),
+    ...endToEnd.map(
+      (e) =>
+        `| CPU per label, polls included (${e.users} users) | ${Object.entries(e.labelCpuMs)
+          .map(([name, ms]) => `${name} ${ms} ms`)
+          .join(', ')}; Cassandra tasks per label: ${Object.entries(e.labelCassandraTasks)
+          .map(([pool, n]) => `${n} ${pool}`)
+          .join(', ')} | | |`,
     ),
     ...endToEnd.map(
       (e) =>

@@ -137,9 +137,9 @@ describe('account deletion', () => {
     await pushEntries(gw, token, phoneEntries(DAY).slice(0, 50));
     await waitFor(async () => ((await rowsOf(uuid))['timeseries']! > 0 ? true : undefined), 30_000, 'entries stored');
 
-    const unconfirmed = (() => {
+    const unconfirmed = await (async () => {
       try {
-        runCli(env, ['delete-user', token]);
+        await runCli(env, ['delete-user', token]);
         return '';
       } catch (err) {
         return String((err as { stdout?: Buffer }).stdout);

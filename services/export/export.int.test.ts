@@ -151,7 +151,7 @@ describe('export through the CLI', () => {
     const out = mkdtempSync(join(tmpdir(), 'itinera-export-'));
     const uuid = (await createUsersTable(env.cql).findByEmail(USER))!.uuid;
     const args = ['export', 'geojson', '-u', USER, '--from', range.start_date, '--to', range.end_date, '--out', out];
-    const first = runCli(env, args);
+    const first = await runCli(env, args);
     const files = readdirSync(join(out, uuid)).sort();
     for (const file of files) expect([range.start_date, range.end_date].map((d) => `${d}.geojson`)).toContain(file);
     expect(files.length).toBeGreaterThan(0);
@@ -159,12 +159,12 @@ describe('export through the CLI', () => {
     const features = files.flatMap((f) => JSON.parse(readFileSync(join(out, uuid, f), 'utf8')).features);
     expect(features.map((f) => f.id)).toEqual((await compositeTrips(gw, USER)).map((t) => t._id.$oid));
 
-    const second = runCli(env, args);
+    const second = await runCli(env, args);
     expect(second).toMatch(new RegExp(`^0 files, 0 bytes written to .*; ${files.length} days already there`));
     expect(readdirSync(join(out, uuid)).sort()).toEqual(files);
 
     // All users, de-identified: a directory per pseudonym, never the uuid.
-    const all = runCli(env, [
+    const all = await runCli(env, [
       'export',
       'ndjson',
       '-a',

@@ -57,9 +57,9 @@ describe('import from e-mission', () => {
         join(dir, `${day}.ground_truth.json`),
       );
 
-    const first = runCli(env, ['import', dir]);
+    const first = await runCli(env, ['import', dir]);
     expect(first).toMatch(/imported 5 users: \d+ entries pushed/);
-    const second = runCli(env, ['import', dir]);
+    const second = await runCli(env, ['import', dir]);
     expect(second).toMatch(/imported 5 users/);
 
     const timeseries = createTimeseriesReader(env.cql);
@@ -92,7 +92,7 @@ describe('import from e-mission', () => {
     expect(expected).toBe(30);
     expect(matched).toBe(expected);
 
-    const compared = runCli(env, ['compare', dir]);
+    const compared = await runCli(env, ['compare', dir]);
     console.log(`itinera compare on the shared days:\n${compared}`);
     for (const day of DAYS) expect(compared).toContain(`${uuidOf(day)}\t${DAY_OF[day]}`);
     for (const day of DAYS)

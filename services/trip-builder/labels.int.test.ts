@@ -107,7 +107,7 @@ describe('labels', () => {
     expect(profile.labeled_trips).toBe(3);
 
     // The operator's view of the day: each trip's labels, and the inputs that label nothing, with the reason.
-    const report = runCli(env, ['labels', user, '-d', DAY_OF[DAY]]);
+    const report = await runCli(env, ['labels', user, '-d', DAY_OF[DAY]]);
     expect(report).toContain('labels:      mode_confirm=e-bike, note note-2');
     expect(report).toContain('end place:   note place-note-1');
     expect(report).toMatch(/manual\/mode_confirm "stray" .*: no trip at its start time/);

@@ -64,8 +64,8 @@ export async function rebuildUser(deps: RebuildDeps, userId: string, earliestNew
   const firstNew = built.trips[0];
   if (firstNew || old[0]) {
     // The trip before the window gains a next trip (or loses one): its end place's stay changes.
-    const { previous } = await deps.trips.neighbours(userId, firstNew?.rawStartTs ?? old[0]!.rawStartTs, END_OF_TIME);
-    if (previous) days.add(tripLocalDate(previous));
+    const previous = await deps.trips.tripBefore(userId, firstNew?.rawStartTs ?? old[0]!.rawStartTs);
+    if (previous) days.add(previous.localDate);
   }
   const rendered = new Map<string, unknown[]>();
   for (const day of [...days].sort()) {

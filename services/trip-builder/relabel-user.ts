@@ -1,9 +1,7 @@
-import { tripLocalDate } from './domain/diary/trip-geojson.js';
 import { type RebuildDeps, renderCompositeDay } from './rebuild-user.js';
 
 /** How far from an input's start its trip may start and still be a candidate (e-mission's path B window). */
 const CANDIDATE_WINDOW_S = 86_400;
-const END_OF_TIME = 4_102_444_800; // 2100-01-01
 
 /**
  * Brings a user's composite trips up to date with labels, surveys and notes that arrived (path B), without
@@ -21,7 +19,7 @@ export async function relabelUser(
   const from = Math.min(...inputStartTimes) - CANDIDATE_WINDOW_S;
   const to = Math.max(...inputStartTimes) + CANDIDATE_WINDOW_S;
   const inWindow = (await deps.trips.indexFrom(userId, from)).filter((t) => t.rawStartTs <= to);
-  const { previous } = await deps.trips.neighbours(userId, inWindow[0]?.rawStartTs ?? from, END_OF_TIME);
+  const previous = await deps.trips.tripBefore(userId, inWindow[0]?.rawStartTs ?? from);
   const days = new Set<string>();
   for (const start of inputStartTimes) {
     // An input labels the trip, untracked period or place its start falls in (e-mission's first rule): the last
@@ -31,12 +29,11 @@ export async function relabelUser(
     const trip = inWindow[at];
     const next = inWindow[at + 1];
     if (trip) days.add(trip.localDate);
-    else if (previous) days.add(tripLocalDate(previous));
+    else if (previous) days.add(previous.localDate);
     if (next) days.add(next.localDate);
   }
 
   const rendered = [...days].sort();
-  for (const day of rendered)
-    await deps.trips.saveCompositeDay(userId, day, await renderCompositeDay(deps, userId, day));
+  for (const day of rendered) await deps.trips.relabelDay(userId, day, await renderCompositeDay(deps, userId, day));
   return rendered;
 }

@@ -133,8 +133,8 @@ describe('trip builder', () => {
     const user = 'one-shankari_2015-aug-27';
     const other = 'one-gabe_2016-06-15';
     const before = shape(await timeline(other, DAY_OF['gabe_2016-06-15']!));
-    expect(cli(['reset-pipeline', '-u', user, '-d', '2015-08-27', '--dry-run'])).toMatch(/replacing \d+ trips/);
-    const out = cli(['reset-pipeline', '-u', user, '-d', '2015-08-27']);
+    expect(await cli(['reset-pipeline', '-u', user, '-d', '2015-08-27', '--dry-run'])).toMatch(/replacing \d+ trips/);
+    const out = await cli(['reset-pipeline', '-u', user, '-d', '2015-08-27']);
     expect(out).toMatch(/rebuilt \d+ trips; days rewritten: .*2015-08-27/);
     expect(shape(await timeline(user, '2015-08-27'))).toEqual(shape(reference.get('shankari_2015-aug-27')!));
     expect(shape(await timeline(other, DAY_OF['gabe_2016-06-15']!))).toEqual(before);
@@ -143,7 +143,7 @@ describe('trip builder', () => {
   it('When every user is reset to a date and the pipeline runs again, then the derived trips are identical and nothing is doubled', async () => {
     await builder.stop();
     await converter.stop();
-    expect(cli(['reset-pipeline', '-a', '-d', '2015-08-27'])).toMatch(/reset done/);
+    expect(await cli(['reset-pipeline', '-a', '-d', '2015-08-27'])).toMatch(/reset done/);
     converter = await startConverter(env);
     builder = await startTripBuilder(env);
     for (const name of ['shankari_2015-aug-27', 'iphone_2016-02-22'] as const) {

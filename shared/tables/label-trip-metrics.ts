@@ -38,6 +38,11 @@ export interface LabelTripMetricsTable {
    * aggregate reads gathers no tombstones from it, as a whole-slice delete per save would.
    */
   replaceDay(userId: string, localDate: string, facts: readonly LabelTripFact[]): Promise<void>;
+  /**
+   * Overwrites one user's rows of one date with `facts`, deleting none: for a relabel, which never changes which
+   * trips a date has, so the read that finds trips gone is not needed.
+   */
+  upsertDay(userId: string, localDate: string, facts: readonly LabelTripFact[]): Promise<void>;
   /** Hands every user's rows of the dates given to `visit`, as rows stream in, within `limits`. */
   scan(localDates: readonly string[], visit: (fact: LabelTripFact) => void, limits: DayScanLimits): Promise<void>;
   /** The delete of all the user's rows of one date (account deletion names each date the user can have trips on). */
@@ -45,6 +50,28 @@ export interface LabelTripMetricsTable {
 }
 
 export function createLabelTripMetricsTable(cql: Cql): LabelTripMetricsTable {
+  async function upsert(localDate: string, userId: string, facts: readonly LabelTripFact[]) {
+    const rows: Statement[] = facts.map((f) => ({
+      query: `INSERT INTO ${TABLE} (local_date, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      params: [
+        localDate,
+        userId,
+        f.startTs,
+        f.modeConfirm,
+        f.purposeConfirm,
+        f.replacedModeConfirm,
+        f.mode,
+        f.distance,
+        f.duration,
+        f.responded,
+        f.answeredSurvey ?? null,
+      ],
+    }));
+    const batches: Statement[][] = [];
+    for (let i = 0; i < rows.length; i += ROWS_PER_BATCH) batches.push(rows.slice(i, i + ROWS_PER_BATCH));
+    await Promise.all(batches.map((b) => cql.writeBatch(b)));
+  }
+
   return {
     removeUserDate: (userId, localDate) => ({
       query: `DELETE FROM ${TABLE} WHERE local_date = ? AND user_id = ?`,
@@ -66,26 +93,9 @@ export function createLabelTripMetricsTable(cql: Cql): LabelTripMetricsTable {
           ]),
         ),
       );
-      const rows: Statement[] = facts.map((f) => ({
-        query: `INSERT INTO ${TABLE} (local_date, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        params: [
-          localDate,
-          userId,
-          f.startTs,
-          f.modeConfirm,
-          f.purposeConfirm,
-          f.replacedModeConfirm,
-          f.mode,
-          f.distance,
-          f.duration,
-          f.responded,
-          f.answeredSurvey ?? null,
-        ],
-      }));
-      const batches: Statement[][] = [];
-      for (let i = 0; i < rows.length; i += ROWS_PER_BATCH) batches.push(rows.slice(i, i + ROWS_PER_BATCH));
-      await Promise.all(batches.map((b) => cql.writeBatch(b)));
+      await upsert(localDate, userId, facts);
     },
+    upsertDay: (userId, localDate, facts) => upsert(localDate, userId, facts),
 
     async scan(localDates, visit, limits) {
       const query = `SELECT ${COLUMNS} FROM ${TABLE} WHERE local_date = ?`;

@@ -59,13 +59,17 @@ export function createParticipantActivityTable(cql: Cql, { knownUsers = 100_000 
   return {
     async recordPushes(pushes) {
       await forEachBounded(pushes, WRITES_AT_ONCE, async (p) => {
-        await cql.write(`UPDATE ${TABLE} USING TIMESTAMP ? SET last_push_ts = ? WHERE user_id = ?`, [
-          micros(p.lastPushTs),
-          p.lastPushTs,
-          p.userId,
-        ]);
-        if (p.platform !== undefined)
-          await cql.write(`UPDATE ${TABLE} SET platform = ? WHERE user_id = ?`, [p.platform, p.userId]);
+        const lastPush = {
+          query: `UPDATE ${TABLE} USING TIMESTAMP ? SET last_push_ts = ? WHERE user_id = ?`,
+          params: [micros(p.lastPushTs), p.lastPushTs, p.userId],
+        };
+        // One partition, one request: a phone's every push writes both.
+        if (p.platform === undefined) await cql.write(lastPush.query, lastPush.params);
+        else
+          await cql.writeBatch([
+            lastPush,
+            { query: `UPDATE ${TABLE} SET platform = ? WHERE user_id = ?`, params: [p.platform, p.userId] },
+          ]);
         if (firstPushSet.has(p.userId)) return;
         await cql.conditional(`UPDATE ${TABLE} SET first_push_ts = ? WHERE user_id = ? IF first_push_ts = null`, [
           p.firstPushTs,
@@ -75,17 +79,22 @@ export function createParticipantActivityTable(cql: Cql, { knownUsers = 100_000 
       });
     },
     async recordTrips(userId, { trips, labelledTrips, lastTripTs }) {
-      await cql.write(`UPDATE ${TABLE} SET trips = ?, labelled_trips = ? WHERE user_id = ?`, [
-        trips,
-        labelledTrips,
-        userId,
+      const counts = {
+        query: `UPDATE ${TABLE} SET trips = ?, labelled_trips = ? WHERE user_id = ?`,
+        params: [trips, labelledTrips, userId],
+      };
+      if (lastTripTs === undefined) {
+        await cql.write(counts.query, counts.params);
+        return;
+      }
+      // One partition, one request (a label's render writes this row every time).
+      await cql.writeBatch([
+        counts,
+        {
+          query: `UPDATE ${TABLE} USING TIMESTAMP ? SET last_trip_ts = ? WHERE user_id = ?`,
+          params: [micros(lastTripTs), lastTripTs, userId],
+        },
       ]);
-      if (lastTripTs !== undefined)
-        await cql.write(`UPDATE ${TABLE} USING TIMESTAMP ? SET last_trip_ts = ? WHERE user_id = ?`, [
-          micros(lastTripTs),
-          lastTripTs,
-          userId,
-        ]);
     },
     async *all(pageSize = 5000) {
       for await (const row of cql.iterate(

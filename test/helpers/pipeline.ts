@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -74,11 +74,24 @@ export async function usercacheMessages(
   return entries.map((e) => ({ key: user, value: encode(toPhoneRecord(user, e)) }));
 }
 
-/** The operator CLI, as `npx itinera`, pointed at this test's keyspace and topics; returns what it printed. */
-export function runCli(env: TestEnv, args: string[]): string {
-  return execFileSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'services/cli/main.ts'), ...args], {
-    env: serviceEnv(env),
-  }).toString();
+/**
+ * The operator CLI, as `npx itinera`, pointed at this test's keyspace and topics; resolves to what it printed, or
+ * rejects with its exit `status`, `stdout` and `stderr`. Asynchronous, so the services running in the test's
+ * process keep serving and heartbeating while it runs (a blocked event loop cost a rebalance on a busy machine).
+ */
+export function runCli(env: TestEnv, args: string[]): Promise<string> {
+  return new Promise((resolvePrinted, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', join(repoRoot, 'services/cli/main.ts'), ...args],
+      { env: serviceEnv(env), maxBuffer: 256 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (!error) return resolvePrinted(stdout);
+        process.stderr.write(stderr);
+        reject(Object.assign(error, { status: typeof error.code === 'number' ? error.code : null, stdout, stderr }));
+      },
+    );
+  });
 }
 
 /** A gateway, a converter and a trip builder in this process on a private slice of the real servers. */

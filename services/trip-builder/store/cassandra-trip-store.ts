@@ -71,12 +71,26 @@ export function createCassandraTripStore(cql: Cql): TripStore {
     });
   }
 
-  async function saveCompositeDay(userId: string, localDate: string, composites: RenderedDay['composites']) {
-    await writeCompositeDay(userId, localDate, composites);
+  /**
+   * `tripsUnchanged`: the date's trips are those of its last save (a relabel), so no label-metric row can have
+   * become stale and none is looked for.
+   */
+  async function saveCompositeDay(
+    userId: string,
+    localDate: string,
+    composites: RenderedDay['composites'],
+    { tripsUnchanged = false } = {},
+  ) {
+    await writeCompositeDay(userId, localDate, composites, tripsUnchanged);
     await recordActivity(userId, composites);
   }
 
-  async function writeCompositeDay(userId: string, localDate: string, composites: RenderedDay['composites']) {
+  async function writeCompositeDay(
+    userId: string,
+    localDate: string,
+    composites: RenderedDay['composites'],
+    tripsUnchanged: boolean,
+  ) {
     const labelFacts = tripLabelFacts(composites).map((f) => ({ ...f, userId }));
     if (composites.length === 0) {
       await Promise.all([
@@ -92,7 +106,9 @@ export function createCassandraTripStore(cql: Cql): TripStore {
         totalTrips: composites.filter(isTripComposite).length,
         labeledTrips: composites.filter(isLabeled).length,
       }),
-      labelMetrics.replaceDay(userId, localDate, labelFacts),
+      tripsUnchanged
+        ? labelMetrics.upsertDay(userId, localDate, labelFacts)
+        : labelMetrics.replaceDay(userId, localDate, labelFacts),
     ]);
   }
 
@@ -119,6 +135,13 @@ export function createCassandraTripStore(cql: Cql): TripStore {
           ])
         : await cql.read(`SELECT ${INDEX_COLUMNS} FROM trip_index WHERE user_id = ?`, [userId]);
       return rs.rows.map(toIndexed);
+    },
+    async tripBefore(userId, ts) {
+      const rs = await cql.read(
+        `SELECT ${INDEX_COLUMNS} FROM trip_index WHERE user_id = ? AND raw_start_ts < ? ORDER BY raw_start_ts DESC LIMIT 1`,
+        [userId, ts],
+      );
+      return rs.rows[0] ? toIndexed(rs.rows[0]) : undefined;
     },
     async neighbours(userId, beforeTs, afterTs) {
       const [prev, next] = await Promise.all([
@@ -194,7 +217,8 @@ export function createCassandraTripStore(cql: Cql): TripStore {
         saveCompositeDay(userId, localDate, day.timeline.length === 0 ? [] : day.composites),
       ]);
     },
-    saveCompositeDay,
+    relabelDay: (userId, localDate, composites) =>
+      saveCompositeDay(userId, localDate, composites, { tripsUnchanged: true }),
     async latestTrips(userId, limit) {
       const rs = await cql.read(
         `SELECT ${INDEX_COLUMNS} FROM trip_index WHERE user_id = ? ORDER BY raw_start_ts DESC LIMIT ?`,
