@@ -16,8 +16,8 @@ export default tseslint.config(
     },
   },
   {
-    // The console's browser pages (services/console/web/): plain ES modules, no bundler; Leaflet and Chart.js are
-    // loaded as classic scripts and seen as the globals L and Chart.
+    // The console's browser pages (services/console/web/): ES modules that import Leaflet and Chart.js by package
+    // name; services/console/web-bundle.ts bundles each page's modules into one file with esbuild.
     files: ['services/console/web/**/*.js'],
     languageOptions: {
       ecmaVersion: 2024,
@@ -37,7 +37,6 @@ export default tseslint.config(
             'performance',
           ],
           ...['setTimeout', 'clearTimeout', 'getComputedStyle', 'confirm', 'DOMParser', 'Node', 'Intl'],
-          ...['L', 'Chart'],
         ].map((name) => [name, 'readonly']),
       ),
     },

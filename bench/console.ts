@@ -45,6 +45,16 @@ export interface ConsoleFigures {
 const DAY = 'shankari_2015-aug-27';
 const TOKEN = 'bench-console-day@example.org';
 const PAGE_LOADS = 20;
+/**
+ * Resolves in the page once it has marked itself ready. Not a Playwright locator: a locator's first use in a new
+ * document evaluates Playwright's injected script (hundreds of kB) on the page's main thread while the page
+ * loads, which a Chromium trace showed at 100–600 ms per load on this 2-core machine, more than the page's own
+ * scripts; an operator's browser runs no such thing. A string, so tsx adds no helper the page lacks.
+ */
+const WAIT_FOR_READY = `new Promise((resolve) => {
+  const check = () => (document.body?.dataset.ready === 'true' ? resolve(true) : setTimeout(check, 10));
+  check();
+})`;
 const API_CALLS = 100;
 
 function stats(ms: number[]) {
@@ -66,7 +76,7 @@ async function until(check: () => Promise<boolean>, timeoutMs: number, what: str
 }
 
 /** The participants: one row each in users_by_uuid and participant_activity, as registration and the workers write. */
-async function seedParticipants(env: TestEnv, count: number) {
+export async function seedParticipants(env: TestEnv, count: number) {
   const limit = pLimit(64);
   const now = Date.now() / 1000;
   await Promise.all(
@@ -102,7 +112,7 @@ async function seedParticipants(env: TestEnv, count: number) {
   );
 }
 
-async function seedDeadLetters(env: TestEnv, userId: string, count: number) {
+export async function seedDeadLetters(env: TestEnv, userId: string, count: number) {
   const errors = createErrorTimeseries(env.cql);
   for (let i = 0; i < count; i += 1) {
     const writeTs = 1440700000 + i;
@@ -127,13 +137,14 @@ async function seedDeadLetters(env: TestEnv, userId: string, count: number) {
   }
 }
 
-export async function benchConsole(config: Config, participants: number): Promise<ConsoleFigures> {
+/** A test environment on the bench's configuration, sharing one Cassandra session and one Kafka client. */
+export async function consoleBenchEnv(config: Config): Promise<TestEnv> {
   const logger = createLogger({ component: 'bench', level: 'error' });
   logger.silent = true;
   const cassandra = createCassandraClient({ ...config.cassandra });
   await cassandra.connect();
   const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'bench-console', logger });
-  const env: TestEnv = {
+  return {
     config,
     kafka,
     cassandra,
@@ -142,6 +153,11 @@ export async function benchConsole(config: Config, participants: number): Promis
     logger,
     dispose: async () => undefined,
   };
+}
+
+/** One participant pushes the real day through the real gateway, converter and trip builder: answers its uuid. */
+export async function pushRealDay(env: TestEnv): Promise<{ userId: string; date: string }> {
+  const { config, kafka, logger } = env;
   const gw = await startGateway(env);
   // The workers as test/helpers/pipeline.ts starts them (that module needs vitest's runner).
   const intakeLog = createIntakeLog(tmpdir(), 0, 'error');
@@ -161,9 +177,8 @@ export async function benchConsole(config: Config, participants: number): Promis
     now: () => Date.now() / 1000,
   });
   const date = DAY_OF[DAY];
-  let userId = '';
   try {
-    userId = (await gw.post('/profile/create', { user: TOKEN })).body.uuid as string;
+    const userId = (await gw.post('/profile/create', { user: TOKEN })).body.uuid as string;
     const entries = phoneEntries(DAY);
     for (let i = 0; i < entries.length; i += 500) {
       const res = await gw.post('/usercache/put', { user: TOKEN, phone_to_server: entries.slice(i, i + 500) });
@@ -174,11 +189,18 @@ export async function benchConsole(config: Config, participants: number): Promis
       120_000,
       'the real day’s 8 trips',
     );
+    return { userId, date };
   } finally {
     await builder.stop();
     await converter.stop();
     await gw.close();
   }
+}
+
+export async function benchConsole(config: Config, participants: number): Promise<ConsoleFigures> {
+  const env = await consoleBenchEnv(config);
+  const { cassandra } = env;
+  const { userId, date } = await pushRealDay(env);
   await seedParticipants(env, participants);
   await seedDeadLetters(env, userId, 200);
 
@@ -237,7 +259,7 @@ export async function benchConsole(config: Config, participants: number): Promis
         // From the navigation's start until the page marks its first data on screen (<body data-ready>) and the
         // page's own element is there; not the load event, which also waits for what nobody looks at.
         await page.goto(app.url + spec.path, { waitUntil: 'commit' });
-        await page.locator('body[data-ready="true"]').waitFor();
+        await page.evaluate(WAIT_FOR_READY);
         await spec.ready(page);
         const driver = performance.now() - t0;
         const inBrowser = Number(await page.locator('body').getAttribute('data-ready-ms'));

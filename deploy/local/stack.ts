@@ -7,6 +7,10 @@
  *   npm run stack -- status           pid, readiness and resident memory of each server
  *   npm run stack -- logs [server]    the last 80 lines of a server's log
  *
+ * With `--nodes 3` each command acts on the local three-node cluster instead (deploy/local/cluster.ts: three brokers,
+ * three Cassandra nodes and a registry on 127.0.0.2-4, replication 3), which runs beside the single-node stack:
+ *   npm run stack -- up --nodes 3 | down --nodes 3 [--wipe] | status --nodes 3 | logs --nodes 3 cassandra-2
+ *
  * `npm run stack` runs the build (node dist/deploy/local/stack.js); the tests and the benchmark run this source
  * through tsx (npx tsx deploy/local/stack.ts up), which does the same.
  */
@@ -17,6 +21,7 @@ import { repoRoot } from '../../shared/config/repo-root.js';
 import { StackError } from '../../shared/errors/index.js';
 import { provision } from '../provision/provision.js';
 import { localAddresses, servers } from './servers.js';
+import { clusterContext, clusterDown, clusterLogs, clusterStatus, clusterUp, CLUSTER_SIZE } from './cluster.js';
 import { probe } from './readiness.js';
 import {
   findJava,
@@ -112,8 +117,40 @@ async function status(ctx: StackContext): Promise<boolean> {
   return allReady;
 }
 
-async function main(argv: string[]): Promise<number> {
+/** `--nodes N` anywhere in the arguments: 1 (the default) is the single-node stack, 3 the local cluster. */
+function takeNodes(argv: string[]): { nodes: number; rest: string[] } {
+  const at = argv.indexOf('--nodes');
+  if (at < 0) return { nodes: 1, rest: argv };
+  const nodes = Number(argv[at + 1]);
+  if (nodes !== 1 && nodes !== CLUSTER_SIZE)
+    throw new StackError(`--nodes must be 1 or ${CLUSTER_SIZE}, got ${argv[at + 1] ?? 'nothing'}`);
+  return { nodes, rest: [...argv.slice(0, at), ...argv.slice(at + 2)] };
+}
+
+async function cluster(command: string, rest: string[]): Promise<number> {
+  const quiet = rest.includes('--quiet');
+  switch (command) {
+    case 'up':
+      await clusterUp(clusterContext(findJava(), quiet));
+      return 0;
+    case 'down':
+      await clusterDown(clusterContext('java', quiet), rest.includes('--wipe'));
+      return 0;
+    case 'status':
+      return (await clusterStatus(clusterContext('java', quiet))) ? 0 : 1;
+    case 'logs':
+      process.stdout.write(`${clusterLogs(clusterContext('java'), rest[0] ?? 'kafka-1')}\n`);
+      return 0;
+    default:
+      process.stderr.write('usage: stack.ts up|down [--wipe]|status|logs [node] --nodes 3\n');
+      return 2;
+  }
+}
+
+async function main(args: string[]): Promise<number> {
+  const { nodes, rest: argv } = takeNodes(args);
   const [command = 'status', ...rest] = argv;
+  if (nodes === CLUSTER_SIZE) return cluster(command, rest);
   const config = loadConfig({ confDir: join(repoRoot, 'conf') });
   const infraDir = resolve(process.env['ITINERA_INFRA_DIR'] ?? join(repoRoot, '.infra'));
   const quiet = rest.includes('--quiet');

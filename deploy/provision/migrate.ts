@@ -2,6 +2,20 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CassandraClient } from '../../shared/cassandra/index.js';
 
+/** The single local node's keyspace replication, unchanged since the first release. */
+export const SINGLE_NODE_REPLICATION = "{'class': 'SimpleStrategy', 'replication_factor': 1}";
+
+/**
+ * The keyspace replication for `replicationFactor` replicas in `dataCenter`: one replica keeps the single-node
+ * SimpleStrategy; more is NetworkTopologyStrategy in the local datacenter, which LOCAL_QUORUM (every query's
+ * consistency) counts in, so three replicas survive one node down for reads and writes alike.
+ */
+export function keyspaceReplication(replicationFactor: number, dataCenter: string): string {
+  if (replicationFactor <= 1) return SINGLE_NODE_REPLICATION;
+  if (!/^[\w.-]+$/.test(dataCenter)) throw new Error(`unusable datacenter name ${dataCenter}`);
+  return `{'class': 'NetworkTopologyStrategy', '${dataCenter}': ${replicationFactor}}`;
+}
+
 /**
  * Versioned, idempotent schema migrations: `schemas/cql/NNN-name.cql` are applied in order, each statement
  * at most once per keyspace (recorded in `schema_migrations`), and every statement is itself `IF NOT EXISTS`
@@ -11,7 +25,7 @@ export async function migrate(
   client: CassandraClient,
   keyspace: string,
   migrationsDir: string,
-  replication = "{'class': 'SimpleStrategy', 'replication_factor': 1}",
+  replication = SINGLE_NODE_REPLICATION,
   /** Runs after a version's statements, before the version is recorded (see data-migrations.ts). */
   afterVersion: (version: number) => Promise<void> = async () => {},
 ): Promise<number> {

@@ -9,7 +9,7 @@ import { createLogger } from '../../shared/logger/index.js';
 import { createSchemaRegistry, registerAvro, valueSubject } from '../../shared/schema-registry/index.js';
 import { ensureTopics } from './topics.js';
 import { dataMigrations } from './data-migrations.js';
-import { migrate } from './migrate.js';
+import { keyspaceReplication, migrate } from './migrate.js';
 
 const schemasDir = join(repoRoot, 'schemas');
 
@@ -60,8 +60,12 @@ export async function provision(config: Config): Promise<ProvisionReport> {
   });
   let schemaVersion: number;
   try {
-    schemaVersion = await migrate(client, config.cassandra.keyspace, join(schemasDir, 'cql'), undefined, (version) =>
-      moveData(config, version),
+    schemaVersion = await migrate(
+      client,
+      config.cassandra.keyspace,
+      join(schemasDir, 'cql'),
+      keyspaceReplication(config.cassandra.replicationFactor, config.cassandra.localDataCenter),
+      (version) => moveData(config, version),
     );
   } finally {
     await client.shutdown();

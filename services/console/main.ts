@@ -5,12 +5,15 @@ import { createLogger } from '../../shared/logger/index.js';
 import { stopOnSignals } from '../../shared/runtime/index.js';
 import { createConsoleApp } from './app.js';
 import { composeConsole } from './compose.js';
+import { consoleAssets } from './web-files.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ component: 'console', level: 'info' });
   const cassandra = createCassandraClient({ ...config.cassandra });
   const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'itinera-console', logger });
+  // The pages and their bundles (from `npm run build`): a console without them stops here, not on a first visit.
+  await consoleAssets();
   const consoleService = composeConsole({ config, cassandra, kafka });
   await consoleService.start();
   const server = createConsoleApp(consoleService.deps).listen(config.console.port, config.console.host);

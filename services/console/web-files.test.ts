@@ -28,13 +28,16 @@ afterAll(async () => {
 function get(
   path: string,
   method = 'GET',
-): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, method }, (res) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, method, headers }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers as Record<string, string | undefined>, body }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -56,36 +59,71 @@ describe('serveConsoleFiles', () => {
     expect(res.headers.location).toBe('/admin/');
   });
 
-  it('serves the pages, the stylesheet and the scripts, cached for an hour', async () => {
-    for (const page of ['day', 'pipeline', 'dead-letters', 'reset', 'summary', 'tokens']) {
-      expect((await get(`/admin/${page}.html`)).status).toBe(200);
+  it('answers a page again with 304 when the browser holds it (ETag)', async () => {
+    const first = await get('/admin/day.html');
+    expect(first.status).toBe(200);
+    expect(first.headers.etag).toBeTruthy();
+    const again = await get('/admin/day.html', 'GET', { 'if-none-match': first.headers.etag! });
+    expect(again.status).toBe(304);
+    expect(again.body).toBe('');
+  });
+
+  it('serves each page with one bundled script and versioned assets', async () => {
+    for (const page of ['index', 'day', 'pipeline', 'dead-letters', 'reset', 'summary', 'tokens']) {
+      const res = await get(`/admin/${page}.html`);
+      expect(res.status, page).toBe(200);
+      const scripts = [...res.body.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]);
+      const entry = page === 'index' ? 'participants' : page;
+      expect(scripts, page).toEqual([
+        expect.stringMatching(/^js\/early\.js\?v=[\w-]{16}$/),
+        expect.stringMatching(new RegExp(`^js/${entry}\\.js\\?v=[\\w-]{16}$`)),
+      ]);
+      expect(res.body, page).toMatch(/href="console\.css\?v=[\w-]{16}"/);
+      expect(res.body, page).not.toContain('modulepreload');
     }
+  });
+
+  it('caches a versioned asset for a year, the same path without its version only with its ETag', async () => {
+    const page = (await get('/admin/day.html')).body;
+    for (const ref of [...page.matchAll(/(?:src|href)="([^"]+\?v=[^"]+)"/g)].map((m) => m[1]!)) {
+      const res = await get(`/admin/${ref}`);
+      expect(res.status, ref).toBe(200);
+      expect(res.headers['cache-control'], ref).toBe('public, max-age=31536000, immutable');
+    }
+    expect((await get('/admin/console.css?v=stale')).headers['cache-control']).toBe('no-cache');
+    expect((await get('/admin/console.css')).headers['content-type']).toMatch(/text\/css/);
+    const bundle = await get('/admin/js/day.js');
+    expect(bundle.headers['cache-control']).toBe('no-cache');
+    expect(bundle.headers['content-type']).toMatch(/javascript/);
+  });
+
+  it('bundles Leaflet into the day page and the charts into the summary page, nothing bare left', async () => {
+    const day = (await get('/admin/js/day.js')).body;
+    expect(day).toContain('Leaflet');
+    const summary = (await get('/admin/js/summary.js')).body;
+    expect(summary).toContain('Chart.js');
+    for (const code of [day, summary]) expect(code).not.toMatch(/\bfrom\s*["'](?:\.\/|leaflet|chart)/);
     const js = await get('/admin/js/api.js');
     expect(js.status).toBe(200);
-    expect(js.headers['content-type']).toMatch(/javascript/);
     expect(js.headers['cache-control']).toBe('public, max-age=3600');
-    expect((await get('/admin/console.css')).headers['content-type']).toMatch(/text\/css/);
   });
 
   it('serves the vendor files from node_modules', async () => {
-    const leaflet = await get('/admin/vendor/leaflet/leaflet.js');
-    expect(leaflet.status).toBe(200);
-    expect(leaflet.headers['content-type']).toMatch(/javascript/);
-    expect(leaflet.body).toContain('Leaflet');
     expect((await get('/admin/vendor/leaflet/leaflet.css')).status).toBe(200);
     expect((await get('/admin/vendor/leaflet/images/marker-icon.png')).headers['content-type']).toBe('image/png');
-    expect((await get('/admin/vendor/chart.js/chart.umd.js')).status).toBe(200);
-    const head = await get('/admin/vendor/chart.js/chart.umd.js', 'HEAD');
+    const head = await get('/admin/vendor/leaflet/leaflet.css', 'HEAD');
     expect(head.status).toBe(200);
     expect(head.body).toBe('');
   });
 
   it('serves nothing else of those packages', async () => {
     for (const path of [
+      '/admin/vendor/leaflet/leaflet.js',
       '/admin/vendor/leaflet/leaflet.js.map',
       '/admin/vendor/leaflet/leaflet-src.js',
       '/admin/vendor/leaflet/package.json',
       '/admin/vendor/chart.js/chart.js',
+      '/admin/vendor/chart.js/chart.umd.js',
       '/admin/vendor/koa/package.json',
     ]) {
       expect((await get(path)).status, path).toBe(404);

@@ -1,14 +1,21 @@
-import type { ServerResponse } from 'node:http';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type Koa from 'koa';
 import serve from 'koa-static';
 import { repoRoot } from '../../shared/config/repo-root.js';
 import { NotFoundError } from '../../shared/errors/index.js';
+import { contentHash, loadWebBundles } from './web-bundle.js';
 
 /**
  * The console's browser pages (services/console/web/) under /admin/, and the few vendor files they load
- * (Leaflet, Chart.js) under /admin/vendor/. Both are read from the source tree and node_modules at the repository
- * root: tsc copies no HTML, CSS or browser JS into dist/, so the compiled service finds them there too.
+ * (Leaflet's stylesheet and its images) under /admin/vendor/. The HTML, CSS and vendor files are read from the source
+ * tree and node_modules at the repository root: tsc copies no HTML, CSS or browser JS into dist/, so the compiled
+ * service finds them there too. Each page's script, js/<page>.js, is served as one bundle (web-bundle.ts).
+ *
+ * The pages, the bundles and every file a page names are held in memory (consoleAssets, loaded once). A page names
+ * its assets with a content version (`console.css?v=<hash>`), so those are cached for a year and not asked again
+ * until they change; the pages themselves are `no-cache` with an ETag (a reload costs a 304). An edit of web/
+ * shows after a restart of the console.
  *
  * Only GET and HEAD; a path that is not a plain relative path (`..`, a dot file, a backslash, a NUL, bad
  * percent-encoding) is refused with a 404 before the disk is touched; a file that does not exist falls through to
@@ -23,16 +30,98 @@ const vendors: readonly { prefix: string; dir: string; allowed: RegExp }[] = [
   {
     prefix: 'vendor/leaflet/',
     dir: join(repoRoot, 'node_modules', 'leaflet', 'dist'),
-    allowed: /^(leaflet\.js|leaflet\.css|images\/[a-z0-9-]+\.png)$/,
+    allowed: /^(leaflet\.css|images\/[a-z0-9-]+\.png)$/,
   },
-  { prefix: 'vendor/chart.js/', dir: join(repoRoot, 'node_modules', 'chart.js', 'dist'), allowed: /^chart\.umd\.js$/ },
 ];
 
-function cacheHeaders(res: ServerResponse, path: string): void {
-  res.setHeader('Cache-Control', path.endsWith('.html') ? 'no-cache' : 'public, max-age=3600');
+const YEAR = 'public, max-age=31536000, immutable';
+/** Files no page names (the unbundled modules, Leaflet's images): an hour. */
+const HOUR = 'public, max-age=3600';
+
+interface InMemoryFile {
+  body: Buffer;
+  type: string;
+  etag: string;
 }
 
-const staticOptions = { index: 'index.html', hidden: false, gzip: false, brotli: false, setHeaders: cacheHeaders };
+export interface ConsoleAssets {
+  /** 'index.html', 'day.html', … with their assets' URLs versioned. */
+  pages: Map<string, InMemoryFile>;
+  /** 'js/day.js', … : the pages' bundles; 'console.css', 'js/early.js', … : the other files a page names. */
+  files: Map<string, InMemoryFile>;
+}
+
+/** The file a path below /admin/ names on disk, or undefined when it is not one we serve. */
+function diskPath(rel: string): string | undefined {
+  if (!rel.startsWith('vendor/')) return join(consoleWebDir, rel);
+  const vendor = vendors.find((v) => rel.startsWith(v.prefix));
+  const file = vendor ? rel.slice(vendor.prefix.length) : '';
+  return vendor && vendor.allowed.test(file) ? join(vendor.dir, file) : undefined;
+}
+
+const TYPES: Record<string, string> = {
+  js: 'application/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  svg: 'image/svg+xml',
+  png: 'image/png',
+};
+const ASSET_REF = /(\s(?:src|href)=")([a-z0-9][a-z0-9/._-]*\.(js|css|svg|png))"/gi;
+
+/**
+ * Appends `?v=<content hash>` to each src/href of a page that names one of its assets (.js, .css, .svg, .png), and
+ * keeps each such asset in `files`.
+ */
+async function versionAssets(html: string, files: Map<string, InMemoryFile>): Promise<string> {
+  for (const [, , ref, ext] of html.matchAll(ASSET_REF)) {
+    if (files.has(ref!)) continue;
+    const path = diskPath(ref!);
+    if (path === undefined) continue;
+    const body = await readFile(path);
+    files.set(ref!, { body, type: TYPES[ext!.toLowerCase()]!, etag: contentHash(body) });
+  }
+  return html.replace(ASSET_REF, (all, head: string, ref: string) => {
+    const file = files.get(ref);
+    return file === undefined ? all : `${head}${ref}?v=${file.etag}"`;
+  });
+}
+
+async function loadConsoleAssets(): Promise<ConsoleAssets> {
+  const files = new Map<string, InMemoryFile>();
+  for (const b of await loadWebBundles()) files.set(b.path, { body: b.code, type: TYPES['js']!, etag: b.hash });
+  const pages = new Map<string, InMemoryFile>();
+  for (const name of (await readdir(consoleWebDir)).filter((n) => n.endsWith('.html'))) {
+    const html = await versionAssets(await readFile(join(consoleWebDir, name), 'utf8'), files);
+    const body = Buffer.from(html);
+    pages.set(name, { body, type: 'text/html; charset=utf-8', etag: contentHash(body) });
+  }
+  return { pages, files };
+}
+
+let loaded: Promise<ConsoleAssets> | undefined;
+
+/**
+ * The pages and bundles, loaded once per process (bundled now under tsx, read from the build when compiled).
+ * The console's main awaits it before listening, so a missing build stops it at start.
+ */
+export function consoleAssets(): Promise<ConsoleAssets> {
+  loaded ??= loadConsoleAssets();
+  return loaded;
+}
+
+/** Answers an in-memory file: 304 when the browser holds this version already. */
+function answer(ctx: Koa.Context, file: InMemoryFile, cacheControl: string): void {
+  ctx.status = 200;
+  ctx.type = file.type;
+  ctx.etag = file.etag;
+  ctx.set('Cache-Control', cacheControl);
+  if (ctx.fresh) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.body = file.body;
+}
+
+const staticOptions = { index: 'index.html', hidden: false, gzip: false, brotli: false };
 
 /** The path below /admin/, decoded, or null when it is anything but a plain relative path. */
 function safeRelative(path: string): string | null {
@@ -47,8 +136,11 @@ function safeRelative(path: string): string | null {
   return rel;
 }
 
-/** Runs a koa-static middleware on `rel` (its path below the static root), then restores the request's path. */
-async function serveBelow(mw: Koa.Middleware, rel: string, ctx: Koa.Context, next: Koa.Next): Promise<void> {
+/**
+ * Runs a koa-static middleware on `rel` (its path below the static root), then restores the request's path;
+ * answers whether it served the file (false: it went on to `next`).
+ */
+async function serveBelow(mw: Koa.Middleware, rel: string, ctx: Koa.Context, next: Koa.Next): Promise<boolean> {
   const original = ctx.path;
   let fellThrough = false;
   ctx.path = `/${rel}`;
@@ -60,6 +152,7 @@ async function serveBelow(mw: Koa.Middleware, rel: string, ctx: Koa.Context, nex
     ctx.path = original;
   }
   if (fellThrough) await next();
+  return !fellThrough;
 }
 
 export function serveConsoleFiles(): Koa.Middleware {
@@ -78,12 +171,20 @@ export function serveConsoleFiles(): Koa.Middleware {
     const rel = safeRelative(ctx.path);
     if (rel === null) throw new NotFoundError('no such console file', { details: { path: ctx.path } });
 
+    const assets = await consoleAssets();
+    const page = assets.pages.get(rel === '' ? 'index.html' : rel);
+    if (page) return answer(ctx, page, 'no-cache');
+    const file = assets.files.get(rel);
+    // Asked for with its current version: a year. Without (an old page, or by hand): the browser checks its ETag.
+    if (file) return answer(ctx, file, ctx.query['v'] === file.etag ? YEAR : 'no-cache');
+
+    let served: boolean;
     if (rel.startsWith('vendor/')) {
       const vendor = vendorServers.find((v) => rel.startsWith(v.prefix));
-      const file = vendor ? rel.slice(vendor.prefix.length) : '';
-      if (!vendor || !vendor.allowed.test(file)) return next();
-      return serveBelow(vendor.mw, file, ctx, next);
-    }
-    return serveBelow(web, rel, ctx, next);
+      const below = vendor ? rel.slice(vendor.prefix.length) : '';
+      if (!vendor || !vendor.allowed.test(below)) return next();
+      served = await serveBelow(vendor.mw, below, ctx, next);
+    } else served = await serveBelow(web, rel, ctx, next);
+    if (served) ctx.set('Cache-Control', HOUR);
   };
 }

@@ -30,8 +30,9 @@ export function runTripBuilder(kafka: Kafka, deps: RunTripBuilderDeps): Promise<
         publishDocument: createDiaryPublisher({ producer, codec: deps.codec, topic: diaryTopic }),
       }),
     // Rebuilds are bounded process-wide (handler.ts), so more partitions at once only lets a label's batch run
-    // beside a long rebuild instead of behind it.
-    partitionsAtOnce: 8,
+    // beside a long rebuild instead of behind it. kafkajs fetches again only once every batch of a fetch is done:
+    // with all of a worker's partitions at once (16 by default), a label waits for one round of batches, not two.
+    partitionsAtOnce: 16,
     onFatal: deps.onFatal,
     onStopped: () => deps.pipelineLog.close(),
   });

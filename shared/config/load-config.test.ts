@@ -35,7 +35,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ env: { WEBSERVER_PORT: '8088' }, confDir: dir }).webserver.port).toBe(8088);
   });
 
+  it('When nothing names a replication factor, then the keyspace has one replica; conf/ or CASSANDRA_REPLICATION_FACTOR raise it', () => {
+    expect(loadConfig({ env: {}, confDir: confDir({}) }).cassandra.replicationFactor).toBe(1);
+    const dir = confDir({ 'storage/servers.conf': { cassandra: { replication_factor: 3 } } });
+    expect(loadConfig({ env: {}, confDir: dir }).cassandra.replicationFactor).toBe(3);
+    expect(loadConfig({ env: { CASSANDRA_REPLICATION_FACTOR: '2' }, confDir: dir }).cassandra.replicationFactor).toBe(
+      2,
+    );
+  });
+
   it.each([
+    [{ CASSANDRA_REPLICATION_FACTOR: '0' }, /CASSANDRA_REPLICATION_FACTOR/],
     [{ WEBSERVER_PORT: 'eighty' }, /WEBSERVER_PORT/],
     [{ WEBSERVER_AUTH: 'oauth' }, /WEBSERVER_AUTH must be one of/],
     [{ CASSANDRA_KEYSPACE: 'drop table' }, /CASSANDRA_KEYSPACE/],

@@ -96,6 +96,13 @@ export interface Config {
     readonly contactPoints: readonly string[];
     readonly localDataCenter: string;
     readonly keyspace: string;
+    /**
+     * Replicas of each row in the local datacenter, used when provisioning creates the keyspace: 1 (the single local
+     * node) keeps `SimpleStrategy` RF 1; more (the three-node cluster, production) is `NetworkTopologyStrategy` with
+     * this many replicas in `localDataCenter`, so the LOCAL_QUORUM every query uses survives one node down.
+     * @defaultValue 1
+     */
+    readonly replicationFactor: number;
   };
   /** How long data is kept (`retention` in conf/storage/servers.conf); see the README's "Your data". */
   readonly retention: {
@@ -311,6 +318,10 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
         pick('CASSANDRA_LOCAL_DC', env, cassandra['local_data_center'], 'datacenter1'),
       ),
       keyspace: asKeyspace(pick('CASSANDRA_KEYSPACE', env, cassandra['keyspace'], 'itinera')),
+      replicationFactor: asPositiveInteger(
+        'CASSANDRA_REPLICATION_FACTOR',
+        pick('CASSANDRA_REPLICATION_FACTOR', env, cassandra['replication_factor'], 1),
+      ),
     },
     retention: {
       rawTopicDays: asPositive(

@@ -4,6 +4,7 @@ import type { Config } from '../../shared/config/index.js';
 import { createConsoleApp } from '../../services/console/app.js';
 import { composeConsole, type ComposedConsole } from '../../services/console/compose.js';
 import { startDevOidcProvider } from '../../services/console/dev-oidc/dev-provider.js';
+import { consoleAssets } from '../../services/console/web-files.js';
 import type { TestEnv } from './test-env.js';
 
 /** Debian's Chromium, which CI installs (.ci/run); the tests drive it with playwright-core. */
@@ -55,6 +56,7 @@ export async function startConsole(env: TestEnv): Promise<RunningConsole> {
       oidc: { ...env.config.console.oidc, issuer: provider.issuer },
     },
   };
+  await consoleAssets();
   const composed = composeConsole({ config, cassandra: env.cassandra, kafka: env.kafka });
   await composed.start();
   const server = createConsoleApp(composed.deps).listen(port, '127.0.0.1');

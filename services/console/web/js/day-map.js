@@ -1,5 +1,5 @@
-/* global L */
 /** The day page's Leaflet map: sections as polylines coloured by mode, places, stops, and raw points on demand. */
+import * as L from 'leaflet/dist/leaflet-src.esm.js';
 import { colorFor } from './modes.js';
 
 /** Leaflet puts a tooltip's string in as HTML: what it shows goes in as a text node. */

@@ -1,0 +1,32 @@
+import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { clusterContext, clusterEnv, clusterNodes, nodePid } from '../../deploy/local/cluster.js';
+import type {} from '../helpers/global-setup.js';
+
+const repoRoot = resolve(import.meta.dirname, '..', '..');
+
+/**
+ * Brings the local three-node cluster up (`stack.ts up --nodes 3`), or reuses it when it runs, and hands its
+ * addresses to createTestEnv. A cluster this setup started is brought down afterwards (it takes the machine's two
+ * cores), unless ITINERA_CLUSTER_KEEP=1; one that was already running is left as it was.
+ */
+export default function setup(project: TestProject): () => Promise<void> {
+  const ctx = clusterContext('java', true);
+  const wasRunning = clusterNodes.every((n) => nodePid(ctx, n) !== undefined);
+  const stack = (command: string) =>
+    spawnSync('npx', ['tsx', join(repoRoot, 'deploy/local/stack.ts'), command, '--nodes', '3'], {
+      stdio: 'inherit',
+      cwd: repoRoot,
+    });
+  if (stack('up').status !== 0) throw new Error('the local cluster did not come up; see the lines above');
+  const env = clusterEnv();
+  project.provide('servers', {
+    kafkaBrokers: env['KAFKA_BROKERS']!,
+    cassandraContactPoints: env['CASSANDRA_CONTACT_POINTS']!,
+    schemaRegistryUrl: env['SCHEMA_REGISTRY_URL']!,
+  });
+  return async () => {
+    if (!wasRunning && process.env['ITINERA_CLUSTER_KEEP'] !== '1') stack('down');
+  };
+}

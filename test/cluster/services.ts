@@ -1,0 +1,96 @@
+/**
+ * The services of the cluster fault test, each its own process (as `npm start` and production run them) so the test
+ * can kill -9 it, watched by a small supervisor that starts it again when it exits, as systemd or Kubernetes would.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+
+const repoRoot = resolve(import.meta.dirname, '..', '..');
+
+export interface Supervised {
+  readonly name: string;
+  /** Exits nobody asked for (a worker's onFatal exits 1 so that its supervisor starts a fresh one). */
+  readonly unexpectedExits: number;
+  /** kill -9, then started again at once by the supervisor. */
+  kill9(): Promise<void>;
+  /** SIGTERM, not restarted. */
+  stop(): Promise<void>;
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return new Promise((r) =>
+    child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r()),
+  );
+}
+
+export function supervise(
+  name: string,
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  outFile: string,
+): Supervised {
+  let child: ChildProcess;
+  let stopping = false;
+  let killing = false;
+  let unexpectedExits = 0;
+  const launch = () => {
+    const out = openSync(outFile, 'a');
+    child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, script), ...args], {
+      env,
+      stdio: ['ignore', out, out],
+    });
+    child.once('exit', () => {
+      if (stopping) return;
+      if (!killing) unexpectedExits += 1;
+      killing = false;
+      setTimeout(() => {
+        if (!stopping) launch();
+      }, 500);
+    });
+  };
+  launch();
+  return {
+    name,
+    get unexpectedExits() {
+      return unexpectedExits;
+    },
+    async kill9() {
+      killing = true;
+      const current = child;
+      current.kill('SIGKILL');
+      await exited(current);
+    },
+    async stop() {
+      stopping = true;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited(child);
+      clearTimeout(timer);
+    },
+  };
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const address = server.address();
+  await new Promise((r) => server.close(r));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+export async function waitHealthy(url: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const ok = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`${url} never answered /health`);
+}
