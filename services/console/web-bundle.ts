@@ -75,6 +75,12 @@ export async function loadWebBundles(): Promise<WebBundle[]> {
   } catch {
     throw new ConfigError(`the console's page bundles are missing from ${prebuiltDir}: run npm run build`);
   }
+  // An interrupted build leaves some: a page without its bundle would be served its raw module, which cannot run.
+  const missing = PAGE_ENTRIES.filter((entry) => !names.includes(`${entry}.js`));
+  if (missing.length > 0)
+    throw new ConfigError(
+      `the console's bundles of ${missing.join(', ')} are missing from ${prebuiltDir}: run npm run build`,
+    );
   return Promise.all(
     names
       .filter((name) => name.endsWith('.js'))

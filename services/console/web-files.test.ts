@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveConsoleFiles } from './web-files.js';
+import { consoleAssets, serveConsoleFiles } from './web-files.js';
 
 /** serveConsoleFiles on a real socket; raw requests so that `..` reaches the server as sent (fetch normalises it). */
 
@@ -10,6 +10,8 @@ let port: number;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
+  // The bundles are built once, here (seconds on a busy machine), not inside the first test's time limit.
+  await consoleAssets();
   const app = new Koa();
   app.use(serveConsoleFiles());
   app.use(async (ctx) => {
@@ -20,7 +22,7 @@ beforeAll(async () => {
   await new Promise((r) => server.once('listening', r));
   port = (server.address() as AddressInfo).port;
   close = () => new Promise((r) => server.close(() => r()));
-});
+}, 60_000);
 afterAll(async () => {
   await close();
 });

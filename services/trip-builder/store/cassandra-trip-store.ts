@@ -100,16 +100,17 @@ export function createCassandraTripStore(cql: Cql): TripStore {
       ]);
       return;
     }
-    await Promise.all([
+    const [saved] = await Promise.all([
       compositeEntries.saveDay(userId, localDate, composites),
       labelCounts.save(userId, localDate, {
         totalTrips: composites.filter(isTripComposite).length,
         labeledTrips: composites.filter(isLabeled).length,
       }),
-      tripsUnchanged
-        ? labelMetrics.upsertDay(userId, localDate, labelFacts)
-        : labelMetrics.replaceDay(userId, localDate, labelFacts),
     ]);
+    // A relabel that finds an entry gone (a rebuild that crashed before it rendered this day) looks for stale rows too.
+    await (tripsUnchanged && saved.deleted === 0
+      ? labelMetrics.upsertDay(userId, localDate, labelFacts)
+      : labelMetrics.replaceDay(userId, localDate, labelFacts));
   }
 
   return {
