@@ -17,7 +17,7 @@
  * and every query runs at LOCAL_QUORUM (shared/cassandra). `clusterEnv()` is what a service needs to use it;
  * `up` also writes it to `.infra/cluster/cluster.env`.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -28,7 +28,7 @@ import { repoRoot } from '../../shared/config/repo-root.js';
 import { StackError } from '../../shared/errors/index.js';
 import { registryAnswers } from '../../shared/health/index.js';
 import { APICURIO_VERSION, launchArgs, localAddresses, servers, type ServerSpec } from './servers.js';
-import { install, isAlive, tail, type StackContext } from './server-process.js';
+import { formatKafkaStorage, install, isAlive, tail, type StackContext } from './server-process.js';
 
 export const CLUSTER_SIZE = 3;
 const HOSTS = ['127.0.0.2', '127.0.0.3', '127.0.0.4'] as const;
@@ -227,23 +227,7 @@ function configure(ctx: ClusterContext, node: ClusterNode): string[] {
     writeFileSync(join(home, 'server.properties'), properties);
     // Formatted once; a restart (after a kill -9 above all) skips the extra JVM start.
     if (existsSync(join(home, 'data', 'meta.properties'))) return [];
-    const format = spawnSync(
-      ctx.java,
-      [
-        '-cp',
-        `${join(home, 'libs')}/*`,
-        'kafka.tools.StorageTool',
-        'format',
-        '-t',
-        kafkaClusterId(ctx),
-        '-c',
-        join(home, 'server.properties'),
-        '--ignore-formatted',
-      ],
-      { encoding: 'utf8' },
-    );
-    if (format.status !== 0)
-      throw new StackError(`formatting ${node.name}'s storage failed: ${format.stdout}${format.stderr}`);
+    formatKafkaStorage(ctx.java, home, kafkaClusterId(ctx), node.name);
     return [];
   }
   if (node.kind === 'cassandra') {
@@ -308,6 +292,11 @@ export function portOpen(host: string, port: number): Promise<boolean> {
 
 /** Brokers registered in the cluster (unfenced), as `bootstrap` sees them; undefined when it does not answer. */
 export async function registeredBrokers(bootstrap: readonly string[]): Promise<number | undefined> {
+  return (await describeBrokers(bootstrap))?.length;
+}
+
+/** The registered (unfenced) brokers as `bootstrap` describes them, without retries; undefined when it does not answer. */
+async function describeBrokers(bootstrap: readonly string[]): Promise<{ nodeId: number }[] | undefined> {
   const admin = new Kafka({
     clientId: 'itinera-cluster-probe',
     brokers: [...bootstrap],
@@ -318,7 +307,7 @@ export async function registeredBrokers(bootstrap: readonly string[]): Promise<n
   }).admin();
   try {
     await admin.connect();
-    return (await admin.describeCluster()).brokers.length;
+    return (await admin.describeCluster()).brokers;
   } catch {
     return undefined;
   } finally {
@@ -333,25 +322,8 @@ export async function registeredBrokers(bootstrap: readonly string[]): Promise<n
  */
 export async function nodeAnswers(node: ClusterNode): Promise<boolean> {
   switch (node.kind) {
-    case 'kafka': {
-      const admin = new Kafka({
-        clientId: 'itinera-cluster-probe',
-        brokers: [node.address],
-        connectionTimeout: 1000,
-        requestTimeout: 3000,
-        retry: { retries: 0 },
-        logLevel: logLevel.NOTHING,
-      }).admin();
-      try {
-        await admin.connect();
-        const { brokers } = await admin.describeCluster();
-        return brokers.some((b) => b.nodeId === node.index);
-      } catch {
-        return false;
-      } finally {
-        await admin.disconnect().catch(() => undefined);
-      }
-    }
+    case 'kafka':
+      return (await describeBrokers([node.address]))?.some((b) => b.nodeId === node.index) ?? false;
     case 'cassandra':
       return portOpen(node.host, CASSANDRA_PORT);
     case 'registry':

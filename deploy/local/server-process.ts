@@ -147,22 +147,7 @@ function configure(ctx: StackContext, spec: ServerSpec): string[] {
     const clusterIdFile = join(home, 'cluster-id');
     // A Kafka cluster id is 16 random bytes in base64url; it is fixed once so the data folder stays valid.
     if (!existsSync(clusterIdFile)) writeFileSync(clusterIdFile, randomBytes(16).toString('base64url'));
-    const format = spawnSync(
-      ctx.java,
-      [
-        '-cp',
-        `${join(home, 'libs')}/*`,
-        'kafka.tools.StorageTool',
-        'format',
-        '-t',
-        readFileSync(clusterIdFile, 'utf8').trim(),
-        '-c',
-        join(home, 'server.properties'),
-        '--ignore-formatted',
-      ],
-      { encoding: 'utf8' },
-    );
-    if (format.status !== 0) throw new StackError(`formatting Kafka storage failed: ${format.stdout}${format.stderr}`);
+    formatKafkaStorage(ctx.java, home, readFileSync(clusterIdFile, 'utf8').trim(), 'Kafka');
     return [];
   }
   if (spec.name === 'cassandra') {
@@ -237,4 +222,28 @@ export async function startServer(ctx: StackContext, spec: ServerSpec): Promise<
   install(ctx, spec);
   const pid = launch(ctx, spec);
   return { pid, seconds: await waitReady(ctx, spec, pid) };
+}
+
+/**
+ * Formats a KRaft broker's storage in `home` (its `server.properties` already written) for cluster `clusterId`;
+ * storage already formatted is left as it is. `what` names the broker in the error.
+ */
+export function formatKafkaStorage(java: string, home: string, clusterId: string, what: string): void {
+  const format = spawnSync(
+    java,
+    [
+      '-cp',
+      `${join(home, 'libs')}/*`,
+      'kafka.tools.StorageTool',
+      'format',
+      '-t',
+      clusterId,
+      '-c',
+      join(home, 'server.properties'),
+      '--ignore-formatted',
+    ],
+    { encoding: 'utf8' },
+  );
+  if (format.status !== 0)
+    throw new StackError(`formatting ${what}'s storage failed: ${format.stdout}${format.stderr}`);
 }
