@@ -56,7 +56,12 @@ function letterRow(d) {
     else selected.delete(refKey(d));
     updateSelection();
   });
-  const entry = h('details', {}, h('summary', {}, `${d.entry.length} chars`), h('pre', {}, prettyJson(d.entry)));
+  // The entry is pretty-printed when first opened: a page of 200 rows would otherwise parse and lay out 200 JSON
+  // documents nobody looks at before it can show.
+  const entry = h('details', {}, h('summary', {}, `${d.entry.length} chars`));
+  entry.addEventListener('toggle', () => {
+    if (entry.open && !entry.querySelector('pre')) entry.append(h('pre', {}, prettyJson(d.entry)));
+  });
   return h(
     'tr',
     { 'data-testid': 'dead-letter-row' },
