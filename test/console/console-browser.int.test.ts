@@ -113,8 +113,7 @@ describe.skipIf(!hasBrowser)('the operators’ console in a browser', () => {
     await page.goto(`${consoleApp.url}/admin/day.html?user=${userId}&date=${DAY_OF[DAY]}`);
     await expect.poll(() => page.getByTestId('trip-row').count(), { timeout: 20_000 }).toBe(8);
     expect(await page.getByTestId('trip-lines-count').textContent()).toBe('8');
-    // The lines are drawn on the map's canvas: some thousands of its pixels are ink.
-    await expect.poll(() => page.evaluate<number>(inkedMapPixels), { timeout: 10_000 }).toBeGreaterThan(1000);
+    expect(await page.locator('path.trip-line').count()).toBeGreaterThanOrEqual(8);
     const starts = await page.getByTestId('trip-row').getByTestId('trip-start').allTextContents();
     const expected = loadGroundTruth(DAY)
       .map((t) => String(t.properties['start_fmt_time']))
@@ -168,13 +167,3 @@ describe.skipIf(!hasBrowser)('the operators’ console in a browser', () => {
     await shoot('tokens');
   });
 });
-
-/** Pixels of the map's vector canvas that are not transparent: an expression run in the page (no DOM types here). */
-const inkedMapPixels = `(() => {
-  const canvas = document.querySelector('.leaflet-overlay-pane canvas');
-  if (!canvas || canvas.width === 0) return 0;
-  const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-  let inked = 0;
-  for (let i = 3; i < data.length; i += 4) if (data[i] > 0) inked++;
-  return inked;
-})()`;

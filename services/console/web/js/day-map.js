@@ -21,9 +21,7 @@ function attributionFor(tileUrl) {
  * Without a tile URL the map has a plain background (and works offline).
  */
 export function createDayMap(element, tileUrl, onSelect) {
-  // One canvas for every line and marker: a day's sections and a section's raw points are thousands of vertices,
-  // which as SVG would be one DOM element each to build and lay out before the page can show.
-  const map = L.map(element, { worldCopyJump: true, preferCanvas: true });
+  const map = L.map(element, { worldCopyJump: true });
   if (tileUrl) L.tileLayer(tileUrl, { maxZoom: 19, attribution: attributionFor(tileUrl) }).addTo(map);
   const trips = new Map(); // tripId → { group, lines }
   const points = new Map(); // sectionId → layer
