@@ -10,6 +10,7 @@ import { labels } from './commands/labels.js';
 import { parseSince, replayDeadLetters } from './commands/replay-dead-letters.js';
 import { resetAll, resetOneUser } from './commands/reset-pipeline.js';
 import { retention } from './commands/retention.js';
+import { transitImport } from './commands/transit-import.js';
 import { user } from './commands/user.js';
 import { fail, withSession } from './session.js';
 
@@ -51,6 +52,9 @@ const HELP = `itinera <command> [options]   (operator commands; exit 0 on succes
                                     builder; users keep their uuid (and, with --uuids, their token; else the token
                                     is the uuid); a day file with <name>.ground_truth.json beside it becomes a user
                                     of its own, as in e-mission's tests. A rerun duplicates nothing
+  transit-import <file>             load a regional OpenStreetMap extract's (.osm.pbf or .osm) bus stops,
+                                    stations and routes for mode inference (BUS, TRAIN… instead of CAR); trip
+                                    builders see it within 10 minutes; rebuild old days with reset-pipeline
   compare <path>                    per user and day of a dump, e-mission's trips (its analysis/* trips, or the
                                     ground truth beside a file) beside Itinera's, matched within 60 s
 `;
@@ -127,6 +131,10 @@ async function main(argv: string[]): Promise<number> {
     case 'import': {
       const path = positionals[0] ?? fail('import needs the path of a dump file or folder');
       return withSession((s) => importCommand(s, path, values.uuids));
+    }
+    case 'transit-import': {
+      const path = positionals[0] ?? fail('transit-import needs the path of an .osm.pbf or .osm file');
+      return withSession((s) => transitImport(s, path));
     }
     case 'compare': {
       const path = positionals[0] ?? fail('compare needs the path of a dump file or folder');

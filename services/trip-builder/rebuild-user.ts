@@ -10,6 +10,7 @@ import {
   type UserInputEntry,
 } from './domain/labels/index.js';
 import { tripLocalDate, tripToGeojson } from './domain/diary/trip-geojson.js';
+import { type TransitStops, withPredictedModes } from './domain/modes/index.js';
 import { diaryKey, obsoleteKeys, recentDays } from './domain/diary/usercache-documents.js';
 import { OBSERVED_KEYS, type TimeseriesLike, toObservations } from './domain/observations.js';
 import { type BuiltTrip, buildTrips } from './domain/timeline/build-trips.js';
@@ -23,6 +24,8 @@ export interface RebuildDeps {
   documents: UsercacheDocuments;
   /** Sends a server-to-phone document (null: removed) to the diary topic for other consumers. */
   publishDocument(userId: string, key: string, data: unknown[] | null, writeTs: number): Promise<void>;
+  /** The public-transport stops the mode inference looks for around a section's ends. */
+  transitStops: TransitStops;
   /** The pipeline log (intake_<n>.log.gz), where the spec's `Adding <n> trips for day <date>` goes. */
   pipelineLog: Logger;
   now(): number;
@@ -56,12 +59,13 @@ export async function rebuildUser(deps: RebuildDeps, userId: string, earliestNew
     .map((json) => JSON.parse(json) as TimeseriesLike)
     .filter((e) => e.metadata.key !== OBSERVED_KEYS.location || Number(e.data['ts']) >= window.fromTs);
   const built = buildTrips(toObservations(entries), window.place);
+  const trips = await withPredictedModes(built.trips, deps.transitStops);
 
   const old = await deps.trips.indexFrom(userId, window.fromTs);
-  await deps.trips.replaceTrips(userId, old, built.trips);
+  await deps.trips.replaceTrips(userId, old, trips);
 
-  const days = new Set([...old.map((t) => t.localDate), ...built.trips.map(tripLocalDate)]);
-  const firstNew = built.trips[0];
+  const days = new Set([...old.map((t) => t.localDate), ...trips.map(tripLocalDate)]);
+  const firstNew = trips[0];
   if (firstNew || old[0]) {
     // The trip before the window gains a next trip (or loses one): its end place's stay changes.
     const previous = await deps.trips.tripBefore(userId, firstNew?.rawStartTs ?? old[0]!.rawStartTs);
@@ -86,7 +90,7 @@ export async function rebuildUser(deps: RebuildDeps, userId: string, earliestNew
   const next =
     built.resume ?? (Number.isFinite(window.fromTs) ? { fromTs: window.fromTs, place: window.place } : undefined);
   if (next) await deps.trips.saveResumePoint(userId, next);
-  return { trips: built.trips.length, days: [...days].sort() };
+  return { trips: trips.length, days: [...days].sort() };
 }
 
 /** How long before a trip a label about it may have been written: phone clocks drift, never by a day. */

@@ -15,6 +15,7 @@ import { intakeLogDir } from '../../test/helpers/pipeline.js';
 import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
 import { createTimeseriesWriter, entryObjectId } from '../converter/store/cassandra-timeseries-writer.js';
 import { runTripBuilder, type RunningTripBuilder } from './run-trip-builder.js';
+import { createCassandraTransitStops } from './store/cassandra-transit-stops.js';
 import { createCassandraTripStore } from './store/cassandra-trip-store.js';
 import { createUsercacheDocuments } from './store/cassandra-usercache-documents.js';
 
@@ -100,6 +101,7 @@ describe('trip builder: one user cannot stall a partition', () => {
       trips: createCassandraTripStore(env.cql),
       documents: createUsercacheDocuments(env.cql),
       errors: createErrorTimeseries(env.cql),
+      transitStops: createCassandraTransitStops(env.cql),
       topicPrefix: env.config.kafka.topicPrefix,
       logger: env.logger,
       pipelineLog: createIntakeLog(intakeLogDir(), 7, 'info', 'trips'),

@@ -15,3 +15,4 @@ export * from './section-metrics.js';
 export * from './trip-label-counts.js';
 export * from './usercache-documents.js';
 export * from './users.js';
+export * from './transit-stops.js';

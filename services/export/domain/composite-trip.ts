@@ -32,7 +32,7 @@ export interface GeoPoint {
   coordinates?: readonly number[];
 }
 
-/** An `analysis/cleaned_section` entry nested in a composite trip. */
+/** A section nested in a composite trip (`analysis/inferred_section`; `analysis/cleaned_section` before modes). */
 export interface SectionEntry {
   _id?: { $oid?: string };
   data?: {
@@ -100,7 +100,10 @@ export function userInputData(value: UserInputValue): unknown {
   return value !== null && typeof value === 'object' ? value.data : value;
 }
 
-/** A section's sensed mode by name (`IN_VEHICLE`, `ON_FOOT`...): its `sensed_mode_str`, else its enum value's name. */
+/**
+ * A section's mode by name: its `sensed_mode_str`, the inferred mode (`CAR`, `BUS`, `WALKING`…) in composites
+ * rendered since modes are inferred; a composite without it is older and holds the sensed MotionTypes value.
+ */
 export function sectionMode(section: SectionEntry): string {
   const data = section.data ?? {};
   if (data.sensed_mode_str !== undefined) return data.sensed_mode_str;

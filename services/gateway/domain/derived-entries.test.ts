@@ -258,3 +258,66 @@ describe('stored composites', () => {
     ]);
   });
 });
+
+describe('inferred sections and their predictions', () => {
+  const inferred: Entry = {
+    _id: { $oid: 'inferred1' },
+    metadata: { key: 'analysis/inferred_section', write_ts: 700 },
+    data: {
+      trip_id: { $oid: 'trip1' },
+      start_ts: 500,
+      end_ts: 700,
+      sensed_mode: 3,
+      sensed_mode_str: 'BUS',
+      cleaned_section: { $oid: 'cleaned1' },
+    },
+  };
+  const composite: Entry = {
+    _id: { $oid: 'trip1' },
+    metadata: { key: 'analysis/composite_trip', write_ts: 700 },
+    data: {
+      start_ts: 500,
+      end_ts: 700,
+      sections: [inferred],
+      locations: [{ _id: { $oid: 'l1' }, metadata: {}, data: { ts: 500, mode: 0, section: { $oid: 'cleaned1' } } }],
+    },
+  };
+
+  it('When inferred sections are asked for, then they are the composite’s sections with the predicted mode', () => {
+    const [section] = selectDerivedEntries([composite], ['analysis/inferred_section'], 'data.start_ts', 0, 1000);
+    expect(section).toBe(inferred);
+  });
+
+  it('When cleaned sections are asked for, then each inferred section comes back as its cleaned section with the sensed mode', () => {
+    const [cleaned] = selectDerivedEntries([composite], ['analysis/cleaned_section'], 'data.start_ts', 0, 1000);
+    expect(cleaned!._id.$oid).toBe('cleaned1');
+    expect(cleaned!.metadata['key']).toBe('analysis/cleaned_section');
+    expect(cleaned!.data['sensed_mode']).toBe(0); // MotionTypes.IN_VEHICLE, from its locations
+    expect(cleaned!.data).not.toHaveProperty('cleaned_section');
+    expect(cleaned!.data).not.toHaveProperty('sensed_mode_str');
+  });
+
+  it('When predictions are asked for, then each is the rule engine’s one mode for a cleaned section, with the same id on every read', () => {
+    const read = () => selectDerivedEntries([composite], ['inference/prediction'], 'data.start_ts', 0, 1000);
+    const [prediction] = read();
+    expect(prediction!.metadata['key']).toBe('inference/prediction');
+    expect(prediction!.data).toEqual({
+      trip_id: { $oid: 'trip1' },
+      section_id: { $oid: 'cleaned1' },
+      algorithm_id: 2,
+      predicted_mode_map: { BUS: 1 },
+      start_ts: 500,
+      end_ts: 700,
+    });
+    expect(prediction!._id.$oid).toMatch(/^[0-9a-f]{24}$/);
+    expect(read()[0]!._id).toEqual(prediction!._id);
+  });
+
+  it('When a composite was stored before modes were inferred, then its sections are cleaned sections and nothing is inferred', () => {
+    const old = trip('o', 10, 20, home, work);
+    expect(selectDerivedEntries([old], ['analysis/cleaned_section'], 'data.start_ts', 0, 100)).toHaveLength(1);
+    expect(
+      selectDerivedEntries([old], ['analysis/inferred_section', 'inference/prediction'], 'data.start_ts', 0, 100),
+    ).toEqual([]);
+  });
+});

@@ -1,3 +1,4 @@
+import { objectId } from '../../../shared/ids/object-id.js';
 /**
  * The analysis keys `find_entries` serves from the trip builder's composite trips rather than the raw timeseries,
  * and how each is drawn out of a composite entry: the trip itself, or the full entries nested in it.
@@ -6,7 +7,9 @@ const EXTRACTORS: ReadonlyMap<string, (composite: Entry) => Entry[]> = new Map([
   ['analysis/composite_trip', (c: Entry) => [c]],
   // The v3.x label screen reads confirmed trips: the same trip under its origin key.
   ['analysis/confirmed_trip', (c: Entry) => [{ ...c, metadata: { ...c.metadata, key: 'analysis/confirmed_trip' } }]],
-  ['analysis/cleaned_section', (c: Entry) => (c.data['sections'] as Entry[] | undefined) ?? []],
+  ['analysis/inferred_section', (c: Entry) => sectionsOf(c).filter(isInferred)],
+  ['analysis/cleaned_section', cleanedSections],
+  ['inference/prediction', (c: Entry) => sectionsOf(c).filter(isInferred).map(predictionOf)],
   ['analysis/recreated_location', (c: Entry) => (c.data['locations'] as Entry[] | undefined) ?? []],
   [
     'analysis/confirmed_place',
@@ -19,6 +22,57 @@ export interface Entry {
   _id: { $oid: string };
   metadata: Record<string, unknown>;
   data: Record<string, unknown>;
+}
+
+/** e-mission's AlgorithmTypes.SIMPLE_RULE_ENGINE: the rule engine that predicted the modes. */
+const SIMPLE_RULE_ENGINE = 2;
+
+const sectionsOf = (c: Entry) => (c.data['sections'] as Entry[] | undefined) ?? [];
+/** Composites rendered before modes were inferred hold cleaned sections; later ones, inferred sections. */
+const isInferred = (section: Entry) => section.metadata['key'] === 'analysis/inferred_section';
+
+/**
+ * The cleaned sections of a composite. An inferred section is its cleaned section with the predicted mode: the
+ * sensed mode (MotionTypes) comes back from the section's recreated locations, which keep it.
+ */
+function cleanedSections(c: Entry): Entry[] {
+  const sensed = new Map<string, unknown>();
+  for (const location of (c.data['locations'] as Entry[] | undefined) ?? []) {
+    const section = (location.data['section'] as { $oid?: string } | undefined)?.$oid;
+    if (section !== undefined && !sensed.has(section)) sensed.set(section, location.data['mode']);
+  }
+  return sectionsOf(c).map((section) => {
+    if (!isInferred(section)) return section;
+    const { cleaned_section: cleaned, sensed_mode_str: _predictedName, ...data } = section.data;
+    const id = (cleaned as { $oid?: string } | undefined)?.$oid ?? section._id.$oid;
+    const mode = sensed.get(id);
+    return {
+      ...section,
+      _id: { $oid: id },
+      metadata: { ...section.metadata, key: 'analysis/cleaned_section' },
+      data: { ...data, sensed_mode: typeof mode === 'number' ? mode : MOTION_UNKNOWN },
+    };
+  });
+}
+/** MotionTypes.UNKNOWN, for a section that kept no location. */
+const MOTION_UNKNOWN = 4;
+
+/** e-mission's `inference/prediction` for an inferred section: its one predicted mode with probability 1. */
+function predictionOf(section: Entry): Entry {
+  const cleaned = (section.data['cleaned_section'] as { $oid?: string } | undefined) ?? section._id;
+  return {
+    // Derived from the section's id: the same prediction has the same id on every read.
+    _id: { $oid: objectId('prediction', section._id.$oid) },
+    metadata: { ...section.metadata, key: 'inference/prediction' },
+    data: {
+      trip_id: section.data['trip_id'],
+      section_id: cleaned,
+      algorithm_id: SIMPLE_RULE_ENGINE,
+      predicted_mode_map: { [String(section.data['sensed_mode_str'])]: 1 },
+      start_ts: section.data['start_ts'],
+      end_ts: section.data['end_ts'],
+    },
+  };
 }
 
 /** A Map lookup, not `in`: key_list strings such as "constructor" or "__proto__" are ordinary unknown keys. */

@@ -12,7 +12,8 @@ import {
 import type { PlaceAnchor } from '../domain/cleaning/clean-trip.js';
 import { isLabeled, isTripComposite } from '../domain/diary/composite-trip.js';
 import { tripLabelFacts } from '../domain/diary/trip-label-facts.js';
-import { modeName, tripLocalDate } from '../domain/diary/trip-geojson.js';
+import { tripLocalDate } from '../domain/diary/trip-geojson.js';
+import { predictedModeOf } from '../domain/modes/index.js';
 import type { BuiltTrip } from '../domain/timeline/build-trips.js';
 import type { IndexedTrip, RenderedDay, TripStore } from '../stores.js';
 
@@ -32,12 +33,16 @@ function toIndexed(row: Record<string, unknown>): IndexedTrip {
   };
 }
 
+/**
+ * A trip's rows of the section metrics, by the inferred mode (WALKING, CAR, BUS…): e-mission's metrics summarise
+ * `analysis/inferred_section` unless configured otherwise.
+ */
 export function sectionFacts(userId: string, trip: BuiltTrip): SectionFact[] {
   return trip.sections.map((s) => ({
     userId,
     startTs: s.startTs,
     timeZone: trip.timeZone,
-    mode: modeName(s.mode),
+    mode: predictedModeOf(s),
     distance: s.distance,
     duration: s.duration,
   }));

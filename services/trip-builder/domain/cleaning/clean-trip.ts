@@ -1,6 +1,7 @@
 import { MotionType } from '../../../../shared/events/emission-enums.js';
 import { haversine, median, type LonLat } from '../geo.js';
 import type { LocationPoint } from '../observations.js';
+import type { PredictedModeName } from '../modes/predicted-modes.js';
 import type { SectionCut } from '../sections/segment-sections.js';
 import { isFoot, MOTORIZED } from '../sections/motion-changes.js';
 import { BICYCLING_SPEED_MAX_MS, WALKING_SPEED_MAX_MS } from '../sections/flip-flop.js';
@@ -24,7 +25,13 @@ export interface Movement {
 }
 
 export interface CleanedSection extends Movement {
+  /** The sensed mode (MotionTypes number) the section was cut by. */
   mode: number;
+  /**
+   * The mode e-mission's rule engine infers from it (domain/modes), set once the trip is built; absent on trips
+   * stored before modes were inferred (see predictedModeOf).
+   */
+  predictedMode?: PredictedModeName;
   times: number[];
   coordinates: [number, number][];
   speeds: number[];

@@ -3,7 +3,7 @@ import { loadRealDay } from '../../../../test/helpers/real-days.js';
 import { toObservations } from '../observations.js';
 import { buildTrips } from '../timeline/build-trips.js';
 import { tripToCompositeEntry } from './composite-trip.js';
-import { objectId } from './object-id.js';
+import { objectId } from '../../../../shared/ids/object-id.js';
 import { tripToGeojson } from './trip-geojson.js';
 
 const USER = '0763de67-f61e-3f5d-90e7-518e69793954';
@@ -33,7 +33,7 @@ describe('composite trips', () => {
       expectFullEntry(d.end_confirmed_place, 'analysis/confirmed_place');
       expect(d.expectation).toEqual({ to_label: true });
       expect(d.user_input).toEqual({});
-      for (const s of d.sections) expectFullEntry(s, 'analysis/cleaned_section');
+      for (const s of d.sections) expectFullEntry(s, 'analysis/inferred_section');
       for (const l of d.locations) expectFullEntry(l, 'analysis/recreated_location');
     }
   });
@@ -48,10 +48,14 @@ describe('composite trips', () => {
       const geoSections = geo.features
         .filter((f: any) => f.type === 'FeatureCollection')
         .map((f: any) => f.features[0]);
-      expect(c.data.sections.map((s: any) => s._id.$oid)).toEqual(geoSections.map((s: any) => s.id));
-      expect(c.data.sections.map((s: any) => `MotionTypes.${s.data.sensed_mode_str}`)).toEqual(
-        geoSections.map((s: any) => s.properties.sensed_mode),
-      );
+      // The composite's sections are the inferred copies of getTrips' cleaned sections.
+      expect(c.data.sections.map((s: any) => s.data.cleaned_section.$oid)).toEqual(geoSections.map((s: any) => s.id));
+      const sensed = geoSections.map((s: any) => s.properties.sensed_mode);
+      expect(
+        Object.keys(c.data.cleaned_section_summary.distance)
+          .map((m) => `MotionTypes.${m}`)
+          .sort(),
+      ).toEqual([...new Set(sensed)].sort());
       const summed = Object.values(c.data.cleaned_section_summary.distance as Record<string, number>).reduce(
         (a, b) => a + b,
         0,
@@ -64,6 +68,25 @@ describe('composite trips', () => {
         geoSections.reduce((a: number, s: any) => a + s.geometry.coordinates.length, 0),
       );
     });
+  });
+
+  it('When a day is rendered, then each section carries the predicted mode as PredictedModeTypes, summed in inferred_section_summary', () => {
+    const predicted = { WALKING: 1, BICYCLING: 2, CAR: 5, UNKNOWN: 0 } as Record<string, number>;
+    for (const c of composites as any[]) {
+      for (const s of c.data.sections) {
+        expect(Object.keys(predicted)).toContain(s.data.sensed_mode_str);
+        expect(s.data.sensed_mode).toBe(predicted[s.data.sensed_mode_str]);
+      }
+      const byMode: Record<string, number> = {};
+      for (const s of c.data.sections) byMode[s.data.sensed_mode_str] = (byMode[s.data.sensed_mode_str] ?? 0) + 1;
+      expect(c.data.inferred_section_summary.count).toEqual(byMode);
+    }
+    // aug-27 is walking and driving: without transit data, IN_VEHICLE is CAR.
+    const modes = new Set(
+      (composites as any[]).flatMap((c) => c.data.sections.map((s: any) => s.data.sensed_mode_str)),
+    );
+    expect(modes).toContain('CAR');
+    expect(modes).toContain('WALKING');
   });
 
   it('When neighbouring trips are rendered, then the end place of one is the start place of the next, and every location id is unique', () => {

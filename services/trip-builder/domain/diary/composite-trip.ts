@@ -1,7 +1,9 @@
 import { isoLocal, localDate } from '../../../../shared/time/local-time.js';
 import type { ElementLabels } from '../labels/index.js';
+import type { CleanedSection } from '../cleaning/clean-trip.js';
+import { predictedModeOf, predictedModeValue } from '../modes/section-modes.js';
 import type { BuiltTrip } from '../timeline/build-trips.js';
-import { objectId } from './object-id.js';
+import { objectId } from '../../../../shared/ids/object-id.js';
 import {
   endPlaceStay,
   modeName,
@@ -14,29 +16,45 @@ import {
   tripIds,
 } from './trip-geojson.js';
 
+/** e-mission's section summary: distance, duration and count of the sections by mode name. */
+function sectionSummary(sections: readonly (readonly [string, CleanedSection])[]) {
+  const summary = {
+    distance: {} as Record<string, number>,
+    duration: {} as Record<string, number>,
+    count: {} as Record<string, number>,
+  };
+  for (const [mode, s] of sections) {
+    summary.distance[mode] = (summary.distance[mode] ?? 0) + s.distance;
+    summary.duration[mode] = (summary.duration[mode] ?? 0) + s.duration;
+    summary.count[mode] = (summary.count[mode] ?? 0) + 1;
+  }
+  return summary;
+}
+
+/** An inferred section's id: its own entry beside the cleaned section it copies. */
+export function inferredSectionId(userId: string, section: CleanedSection): string {
+  return objectId(userId, 'inferred-section', section.startTs);
+}
+
 /**
  * One trip as the current phone app reads it (`find_entries` of `analysis/composite_trip` on `data.end_ts`,
  * emission-client.md §5.3): an entry whose data holds the trip, its places, its sections and its locations, each
  * nested object itself a full entry (`_id`, `metadata.key`, `data`) because the app unpacks them the same way.
  *
  * The trip and both its places carry what the user said about them (`user_input`, `additions`: see
- * domain/labels). There are no inferences yet, so `inferred_labels` is empty and `expectation.to_label` is true,
- * as e-mission configures it without a label-inference model.
+ * domain/labels). Its sections are the inferred sections (modes from domain/modes); there is no label-inference
+ * model yet, so `inferred_labels` is empty and `expectation.to_label` is true, as e-mission configures it without one.
  */
 export function tripToCompositeEntry(userId: string, trip: BuiltTrip, around: MoveContext = {}) {
   const { entry, ids, startPlace, endPlace, labels } = compositeParts(userId, trip, around);
   const tz = trip.timeZone;
-  const summary = {
-    distance: {} as Record<string, number>,
-    duration: {} as Record<string, number>,
-    count: {} as Record<string, number>,
-  };
+  const cleanedSummary = sectionSummary(trip.sections.map((s) => [modeName(s.mode), s]));
+  const inferredSummary = sectionSummary(trip.sections.map((s) => [predictedModeOf(s), s]));
+  // The app draws and names the inferred sections: the cleaned section with the predicted mode in `sensed_mode`
+  // (a PredictedModeTypes number) and `sensed_mode_str`, pointing back at the cleaned section.
   const sections = trip.sections.map((s) => {
-    const mode = modeName(s.mode);
-    summary.distance[mode] = (summary.distance[mode] ?? 0) + s.distance;
-    summary.duration[mode] = (summary.duration[mode] ?? 0) + s.duration;
-    summary.count[mode] = (summary.count[mode] ?? 0) + 1;
-    return entry(sectionId(userId, s), 'analysis/cleaned_section', {
+    const mode = predictedModeOf(s);
+    return entry(inferredSectionId(userId, s), 'analysis/inferred_section', {
       trip_id: oid(ids.trip),
       source: 'SmoothedHighConfidenceMotion',
       ...timeFields('start', s.startTs, tz),
@@ -47,8 +65,9 @@ export function tripToCompositeEntry(userId: string, trip: BuiltTrip, around: Mo
       distance: s.distance,
       speeds: s.speeds,
       distances: s.distances,
-      sensed_mode: s.mode,
+      sensed_mode: predictedModeValue(mode),
       sensed_mode_str: mode,
+      cleaned_section: oid(sectionId(userId, s)),
       ble_sensed_mode: null,
     });
   });
@@ -87,8 +106,8 @@ export function tripToCompositeEntry(userId: string, trip: BuiltTrip, around: Mo
       confirmed_trip: oid(ids.trip),
       sections,
       locations,
-      cleaned_section_summary: summary,
-      inferred_section_summary: summary,
+      cleaned_section_summary: cleanedSummary,
+      inferred_section_summary: inferredSummary,
       ...labels.trip,
       inferred_labels: [],
       confidence_threshold: 0,
