@@ -8,6 +8,8 @@ import { pushEntries, settledTrips, timeline as timelineOf, tripShape as shape }
 import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
 import type { RunningConverter } from '../converter/run-converter.js';
 import { matches, type ReferenceTrip } from '../../test/helpers/evaluate-trips.js';
+import { median } from './domain/geo.js';
+import { type MotionTypeName, predictModeWithStops } from './domain/modes/index.js';
 import type { RunningTripBuilder } from './run-trip-builder.js';
 import { createTimeseriesReader } from '../../shared/timeseries/index.js';
 
@@ -92,12 +94,24 @@ describe('trip builder', () => {
       .flatMap((t) =>
         t.features.filter((f: any) => f.type === 'FeatureCollection').map((f: any) => f.features[0].properties),
       );
+    // The metrics count sections by inferred mode: getTrips' sensed mode through the rule engine (no transit data
+    // here, so IN_VEHICLE is CAR).
+    const inferred = (s: any) =>
+      predictModeWithStops(
+        {
+          sensedMode: String(s.sensed_mode).split('.')[1]! as MotionTypeName,
+          medianSpeed: median(s.speeds),
+          distance: s.distance,
+          duration: s.duration,
+          startLoc: [0, 0],
+          endLoc: [0, 0],
+        },
+        [],
+        [],
+      ).mode;
     const byMode = (fn: (s: any) => number) => {
       const out: Record<string, number> = {};
-      for (const s of sections) {
-        const mode = String(s.sensed_mode).split('.')[1]!;
-        out[mode] = (out[mode] ?? 0) + fn(s);
-      }
+      for (const s of sections) out[inferred(s)] = (out[inferred(s)] ?? 0) + fn(s);
       return out;
     };
     // 2015-08-27 00:00 UTC .. 2015-08-28 23:59 UTC: the day's sections start between 15:00 and 03:00 UTC.

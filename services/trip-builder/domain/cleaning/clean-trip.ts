@@ -1,18 +1,15 @@
 import { MotionType } from '../../../../shared/events/emission-enums.js';
-import { haversine, median, type LonLat } from '../geo.js';
+import { haversine, type LonLat } from '../geo.js';
 import type { LocationPoint } from '../observations.js';
 import type { PredictedModeName } from '../modes/predicted-modes.js';
 import type { SectionCut } from '../sections/segment-sections.js';
-import { isFoot, MOTORIZED } from '../sections/motion-changes.js';
-import { BICYCLING_SPEED_MAX_MS, WALKING_SPEED_MAX_MS } from '../sections/flip-flop.js';
+import { extrapolateStart } from './extrapolate-start.js';
 import { findJumps } from './jump-smoothing.js';
 import { overrideMode } from './mode-override.js';
 import { type Fix, resample } from './resample.js';
 
 /** A trip shorter than this (m) once cleaned is GPS noise around a place, not travel. */
 export const MIN_TRIP_DISTANCE_M = 100;
-/** When extrapolating a trip's start back to its place, never claim more than this much (s) of the stay. */
-const MAX_EXTRAPOLATION_INTO_PLACE_S = 3 * 60;
 
 /** Where and when a movement (a section, a trip, an untracked period) starts and ends, and how long and far it is. */
 export interface Movement {
@@ -67,9 +64,14 @@ export function cleanTrip(
   cuts.forEach((cut, i) => {
     const raw = points.slice(cut.startIndex, cut.endIndex + 1);
     const jumps = findJumps(raw);
-    let fixes: Fix[] = raw.filter((_, k) => !jumps.has(k)).map((p) => ({ ts: p.ts, loc: p.loc, altitude: p.altitude }));
+    let fixes: Fix[] = raw.filter((_, k) => !jumps.has(k)).map(toFix);
     if (fixes.length === 0) return;
-    if (i === 0 && startPlace) fixes = withExtrapolatedStart(fixes, startPlace, cut.mode);
+    let mode = cut.mode;
+    if (i === 0 && startPlace) {
+      const start = extrapolateStart(fixes, startPlace, mode, toFix(points[0]!), jumps.has(0));
+      fixes = start.fixes;
+      if (start.markUnknown) mode = MotionType.UNKNOWN;
+    }
     if (i === cuts.length - 1) {
       const end = points[points.length - 1]!;
       const last = fixes[fixes.length - 1]!;
@@ -86,7 +88,7 @@ export function cleanTrip(
       endLoc: fixes[fixes.length - 1]!.loc,
       duration,
       distance: track.distance,
-      mode: overrideMode(cut.mode, track.distance, duration, track.speeds),
+      mode: overrideMode(mode, track.distance, duration, track.speeds),
       times: track.times,
       coordinates: track.coordinates,
       speeds: track.speeds,
@@ -110,38 +112,6 @@ export function cleanTrip(
   return { sections, stops };
 }
 
-/**
- * The phone notices a trip only some way into it. The first fix is joined back to the place the user left, at
- * the time the section's median speed says it took to cover that gap, but never earlier than the user got there.
- */
-function withExtrapolatedStart(fixes: Fix[], place: PlaceAnchor, mode: number): Fix[] {
-  const first = fixes[0]!;
-  const gap = haversine(place.loc, first.loc);
-  if (gap === 0) return fixes;
-  const speeds: number[] = [0];
-  let covered = 0;
-  for (let i = 1; i < fixes.length; i++) {
-    const d = haversine(fixes[i - 1]!.loc, fixes[i]!.loc);
-    covered += d;
-    const dt = fixes[i]!.ts - fixes[i - 1]!.ts;
-    speeds.push(dt > 0 ? d / dt : 0);
-  }
-  let speed = median(speeds);
-  if (!(speed > 0)) speed = median(speeds.filter((s) => s > 0));
-  if (!(speed > 0)) return fixes;
-  // Short walks and rides: a slightly slower speed that is plausible for the mode beats an implausible one.
-  if (gap > 2 * covered && !MOTORIZED.has(mode)) {
-    const limit = isFoot(mode)
-      ? WALKING_SPEED_MAX_MS
-      : mode === MotionType.BICYCLING
-        ? BICYCLING_SPEED_MAX_MS
-        : Infinity;
-    if (speed > limit && 0.9 * speed <= limit) speed = 0.9 * speed;
-  }
-  let ts = first.ts - gap / speed;
-  if (ts < place.enterTs) {
-    const stay = first.ts - place.enterTs;
-    ts = place.enterTs + Math.min(stay / 2, MAX_EXTRAPOLATION_INTO_PLACE_S);
-  }
-  return [{ ts, loc: place.loc, altitude: first.altitude }, ...fixes];
+function toFix(p: LocationPoint): Fix {
+  return { ts: p.ts, loc: p.loc, altitude: p.altitude };
 }
