@@ -47,14 +47,15 @@ describe('section modes', () => {
     expect(asked).toHaveLength(2); // the bus section's start and end only
   });
 
-  it('When the stop lookup fails, then the section is UNKNOWN and the trip is still built', async () => {
+  it('When the stop lookup fails, then the build fails (and is retried) rather than leaving the drive UNKNOWN', async () => {
     const failing: TransitStops = {
       stopsNear: async () => {
         throw new Error('cassandra down');
       },
     };
-    const [built] = await withPredictedModes([trip(section(MotionType.IN_VEHICLE, 12))], failing);
-    expect(built!.sections[0]!.predictedMode).toBe('UNKNOWN');
+    await expect(withPredictedModes([trip(section(MotionType.IN_VEHICLE, 12))], failing)).rejects.toThrow(
+      'cassandra down',
+    );
   });
 
   it('When a section was stored before modes were inferred, then its mode follows the rules without transit data', () => {
