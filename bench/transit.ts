@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../shared/config/index.js';
 import { createCassandraClient, createCql } from '../shared/cassandra/index.js';
 import { provision } from '../deploy/provision/provision.js';
-import { serviceProcessEnv } from './load.js';
+import { percentile, serviceProcessEnv } from './load.js';
 import { indexOsmExtract, type OsmElement, withPredictedModes } from '../services/trip-builder/domain/modes/index.js';
 import { toOsmXml } from '../services/trip-builder/domain/modes/fixtures/transit-fixture.js';
 import { toObservations } from '../services/trip-builder/domain/observations.js';
@@ -63,9 +63,6 @@ function syntheticExtract(): OsmElement[] {
   }
   return elements;
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 /** Milliseconds to give every day's trips their modes, per day, sorted. */
 async function timeDays(days: BuiltTrip[][], predict: (trips: BuiltTrip[]) => Promise<unknown>): Promise<number[]> {

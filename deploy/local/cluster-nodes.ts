@@ -28,7 +28,7 @@ import { repoRoot } from '../../shared/config/repo-root.js';
 import { StackError } from '../../shared/errors/index.js';
 import { registryAnswers } from '../../shared/health/index.js';
 import { APICURIO_VERSION, launchArgs, localAddresses, servers, type ServerSpec } from './servers.js';
-import { formatKafkaStorage, install, isAlive, tail, type StackContext } from './server-process.js';
+import { formatKafkaStorage, install, isAlive, tail, terminate, type StackContext } from './server-process.js';
 
 export const CLUSTER_SIZE = 3;
 const HOSTS = ['127.0.0.2', '127.0.0.3', '127.0.0.4'] as const;
@@ -371,13 +371,7 @@ export async function killNode(ctx: ClusterContext, node: ClusterNode): Promise<
 /** SIGTERM, then SIGKILL after `graceMs`. */
 export async function stopNode(ctx: ClusterContext, node: ClusterNode, graceMs = 30_000): Promise<number | undefined> {
   const pid = nodePid(ctx, node);
-  if (pid !== undefined) {
-    process.kill(pid, 'SIGTERM');
-    const deadline = Date.now() + graceMs;
-    while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-    if (isAlive(pid)) process.kill(pid, 'SIGKILL');
-    while (isAlive(pid)) await new Promise((r) => setTimeout(r, 50));
-  }
+  if (pid !== undefined) await terminate(pid, graceMs);
   rmSync(join(nodeHome(ctx, node), 'server.pid'), { force: true });
   return pid;
 }

@@ -203,16 +203,19 @@ export async function waitReady(ctx: StackContext, spec: ServerSpec, pid: number
   );
 }
 
+/** SIGTERM, then SIGKILL after `graceMs`; resolves once the process is gone. */
+export async function terminate(pid: number, graceMs: number): Promise<void> {
+  process.kill(pid, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  while (isAlive(pid)) await new Promise((r) => setTimeout(r, 50));
+}
+
 /** Stops one server: SIGTERM, then SIGKILL after `graceMs`. Cassandra drains its memtables on SIGTERM. */
 export async function stopServer(ctx: StackContext, spec: ServerSpec, graceMs = 30_000): Promise<number | undefined> {
   const pid = readPid(ctx, spec);
-  if (pid !== undefined) {
-    process.kill(pid, 'SIGTERM');
-    const deadline = Date.now() + graceMs;
-    while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-    if (isAlive(pid)) process.kill(pid, 'SIGKILL');
-    while (isAlive(pid)) await new Promise((r) => setTimeout(r, 50));
-  }
+  if (pid !== undefined) await terminate(pid, graceMs);
   rmSync(pidFile(ctx, spec), { force: true });
   return pid;
 }
