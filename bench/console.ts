@@ -160,7 +160,7 @@ export async function pushRealDay(env: TestEnv): Promise<{ userId: string; date:
   const { config, kafka, logger } = env;
   const gw = await startGateway(env);
   // The workers as test/helpers/pipeline.ts starts them (that module needs vitest's runner).
-  const intakeLog = createIntakeLog(tmpdir(), 0, 'error');
+  const intakeLog = createIntakeLog({ dir: tmpdir(), maxBytes: 100 * 1024 ** 2, maxFiles: 5 }, 0, 'error');
   const converter = await runConverter(kafka, {
     codec: env.codec,
     ...composeConverterStores(env.cql),

@@ -11,7 +11,7 @@ workerMain('converter', ({ config, worker, logger, cql, kafka, onFatal }) =>
     ...composeConverterStores(cql),
     topicPrefix: config.kafka.topicPrefix,
     logger,
-    intakeLog: createIntakeLog(config.log.intakeDir, worker),
+    intakeLog: createIntakeLog(config.log.intake, worker),
     onFatal,
   }),
 );

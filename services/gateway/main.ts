@@ -17,7 +17,7 @@ async function main(): Promise<void> {
     logger,
     retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 2000 },
   });
-  const gateway = composeGateway({ config, cassandra, kafka, webLog: createWebLog(config.log.dir, config.log.level) });
+  const gateway = composeGateway({ config, cassandra, kafka, webLog: createWebLog(config.log.web, config.log.level) });
   const server = createApp(gateway.deps).listen(config.webserver.port, config.webserver.host);
   server.requestTimeout = config.webserver.timeoutSeconds * 1000;
   // Idle keep-alive connections stay open longer than clients and proxies keep theirs (nginx, load balancers: 60 s),

@@ -11,7 +11,7 @@ workerMain('trip-builder', ({ config, worker, logger, cql, kafka, onFatal }) =>
     ...composeTripBuilderStores(cql),
     topicPrefix: config.kafka.topicPrefix,
     logger,
-    pipelineLog: createIntakeLog(config.log.intakeDir, worker, 'info', 'trips'),
+    pipelineLog: createIntakeLog(config.log.intake, worker, 'info', 'trips'),
     now: () => Date.now() / 1000,
     onFatal,
   }),

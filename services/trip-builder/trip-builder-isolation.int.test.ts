@@ -104,7 +104,7 @@ describe('trip builder: one user cannot stall a partition', () => {
       transitStops: createCassandraTransitStops(env.cql),
       topicPrefix: env.config.kafka.topicPrefix,
       logger: env.logger,
-      pipelineLog: createIntakeLog(intakeLogDir(), 7, 'info', 'trips'),
+      pipelineLog: createIntakeLog({ dir: intakeLogDir(), maxBytes: 100 * 1024 ** 2, maxFiles: 5 }, 7, 'info', 'trips'),
       now: () => Date.now() / 1000,
       onRebuilt: (userId) => rebuilt.push(userId),
     });

@@ -19,7 +19,8 @@ describe('loadConfig', () => {
     const config = loadConfig({ env: {}, confDir: confDir({}) });
     expect(config.webserver.port).toBe(8080);
     expect(config.webserver.auth).toBe('skip');
-    expect(config.log.dir).toBe('/var/tmp');
+    expect(config.log.web).toEqual({ dir: '/var/tmp', maxBytes: 1024 ** 3, maxFiles: 3 });
+    expect(config.log.intake).toEqual({ dir: '/var/tmp', maxBytes: 100 * 1024 ** 2, maxFiles: 5 });
     expect(config.kafka.brokers).toEqual(['127.0.0.1:9092']);
   });
 

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../errors/index.js';
+import type { LogFiles } from '../logger/index.js';
 
 /** How the gateway decides who a `user` token belongs to (e-mission's `server.auth`). */
 export type AuthMethod = 'skip' | 'token_list' | 'secret';
@@ -73,11 +74,18 @@ export interface Config {
     readonly tokenList: readonly string[];
   };
   readonly log: {
-    /** Directory of `webserver.log` (`conf/log/webserver.conf`). @defaultValue `/var/tmp` */
-    readonly dir: string;
     readonly level: string;
-    /** Directory of the pipeline's `intake_*.log.gz` (`conf/log/intake.conf`). @defaultValue `/var/tmp` */
-    readonly intakeDir: string;
+    /**
+     * `webserver.log` (`conf/log/webserver.conf`: `dir`, `max_size_mb`, `max_files`; `ITINERA_LOG_DIR`,
+     * `ITINERA_LOG_MAX_MB`, `ITINERA_LOG_MAX_FILES`). The directory `-` means standard output.
+     * @defaultValue `/var/tmp`, rotated at 1024 MB, 3 files
+     */
+    readonly web: LogFiles;
+    /**
+     * The pipeline's `intake_*.log.gz` (`conf/log/intake.conf`; `ITINERA_INTAKE_LOG_DIR`, `ITINERA_INTAKE_LOG_MAX_MB`,
+     * `ITINERA_INTAKE_LOG_MAX_FILES`). @defaultValue `/var/tmp`, rotated at 100 MB compressed, 5 files per worker
+     */
+    readonly intake: LogFiles;
   };
   readonly kafka: {
     readonly brokers: readonly string[];
@@ -192,6 +200,19 @@ function asPort(name: string, value: unknown): number {
   return n;
 }
 
+/** A log's directory and rotation from its conf file, each overridden by `<prefix>_DIR`, `_MAX_MB`, `_MAX_FILES`. */
+function logFiles(prefix: string, env: Env, conf: Record<string, unknown>, maxMb: number, maxFiles: number): LogFiles {
+  const key = (suffix: string, confKey: string, fallback: unknown): [string, unknown] => [
+    `${prefix}_${suffix}`,
+    pick(`${prefix}_${suffix}`, env, conf[confKey], fallback),
+  ];
+  return {
+    dir: asString(...key('DIR', 'dir', '/var/tmp')),
+    maxBytes: asPositive(...key('MAX_MB', 'max_size_mb', maxMb)) * 1024 * 1024,
+    maxFiles: asPositiveInteger(...key('MAX_FILES', 'max_files', maxFiles)),
+  };
+}
+
 function asPositive(name: string, value: unknown): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${name} must be a positive number, got ${String(value)}`);
@@ -290,14 +311,14 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
       tokenList: Array.isArray(tokens['tokens']) ? tokens['tokens'].map(String) : [],
     },
     log: {
-      dir: asString('ITINERA_LOG_DIR', pick('ITINERA_LOG_DIR', env, webLog['dir'], '/var/tmp')),
       level: asOneOf('ITINERA_LOG_LEVEL', pick('ITINERA_LOG_LEVEL', env, webLog['level'], 'debug'), [
         'error',
         'warn',
         'info',
         'debug',
       ] as const),
-      intakeDir: asString('ITINERA_INTAKE_LOG_DIR', pick('ITINERA_INTAKE_LOG_DIR', env, intakeLog['dir'], '/var/tmp')),
+      web: logFiles('ITINERA_LOG', env, webLog, 1024, 3),
+      intake: logFiles('ITINERA_INTAKE_LOG', env, intakeLog, 100, 5),
     },
     kafka: {
       brokers: asList('KAFKA_BROKERS', pick('KAFKA_BROKERS', env, kafka['brokers'], '127.0.0.1:9092')),

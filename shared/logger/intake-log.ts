@@ -1,6 +1,6 @@
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, openSync, renameSync, rmSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
-import { constants, createGzip } from 'node:zlib';
+import { constants, createGzip, type Gzip } from 'node:zlib';
 import Transport from 'winston-transport';
 import winston from 'winston';
 import { specLineFormat } from './create-logger.js';
@@ -8,20 +8,70 @@ import { specLineFormat } from './create-logger.js';
 /** Seconds between gzip flushes: lines become readable by `zcat` within this delay. */
 const FLUSH_INTERVAL_MS = 1000;
 
-class GzipTransport extends Transport {
-  readonly #gzip = createGzip();
+/** Where a spec log goes: files in `dir` rotated by size, or standard output when `dir` is {@link TO_STDOUT}. */
+export interface LogFiles {
+  dir: string;
+  /** Compressed bytes after which the file is rotated. */
+  maxBytes: number;
+  /** Files kept, the current one included (`intake_0.log.gz`, `intake_0.1.log.gz` … oldest last). */
+  maxFiles: number;
+}
+
+/** The log directory that means "standard output", for containers whose runtime collects it. */
+export const TO_STDOUT = '-';
+
+/**
+ * A gzip file rotated by size. Rotated files keep the `.log.gz` ending (`intake_0.1.log.gz`), so `zcat intake_*.log.gz`
+ * still reads them all. Rotation renames the open file and opens a new one: the old stream finishes writing its last
+ * member into the renamed file, so no line is lost or waits on the rename.
+ */
+class RotatingGzipTransport extends Transport {
+  #gzip!: Gzip;
+  #file!: WriteStream;
   readonly #timer: NodeJS.Timeout;
 
-  constructor(path: string) {
+  constructor(
+    private readonly dir: string,
+    private readonly base: string,
+    private readonly limits: LogFiles,
+  ) {
     super();
-    // Appending a new gzip member to an existing file is valid gzip: zcat and zless read all members in order.
-    this.#gzip.pipe(createWriteStream(path, { flags: 'a' }));
-    this.#timer = setInterval(() => this.#gzip.flush(constants.Z_SYNC_FLUSH), FLUSH_INTERVAL_MS);
+    this.#open();
+    this.#timer = setInterval(() => {
+      this.#gzip.flush(constants.Z_SYNC_FLUSH);
+      this.#rotateWhenFull();
+    }, FLUSH_INTERVAL_MS);
     this.#timer.unref();
+  }
+
+  #path(generation: number): string {
+    return join(this.dir, generation === 0 ? `${this.base}.log.gz` : `${this.base}.${generation}.log.gz`);
+  }
+
+  #open(): void {
+    this.#gzip = createGzip();
+    // Appending a new gzip member to an existing file is valid gzip: zcat and zless read all members in order.
+    // Opened synchronously: a rotation renames the file this stream holds, never a path it has yet to open.
+    this.#file = createWriteStream('', { fd: openSync(this.#path(0), 'a') });
+    this.#gzip.pipe(this.#file);
+  }
+
+  #rotateWhenFull(): void {
+    // Compressed bytes written or queued for the file, plus text the gzip stream has not compressed yet (counted
+    // uncompressed: a burst rotates a little early rather than overshooting the limit).
+    const size = this.#file.bytesWritten + this.#file.writableLength + this.#gzip.writableLength;
+    if (size < this.limits.maxBytes) return;
+    this.#gzip.end();
+    const kept = Math.max(1, this.limits.maxFiles);
+    rmSync(this.#path(kept - 1), { force: true });
+    for (let g = kept - 2; g >= 0; g -= 1) if (existsSync(this.#path(g))) renameSync(this.#path(g), this.#path(g + 1));
+    if (kept === 1) rmSync(this.#path(0), { force: true });
+    this.#open();
   }
 
   override log(info: Record<string | symbol, unknown>, next: () => void): void {
     this.#gzip.write(`${String(info[Symbol.for('message')])}\n`);
+    this.#rotateWhenFull();
     next();
   }
 
@@ -32,16 +82,16 @@ class GzipTransport extends Transport {
 }
 
 /**
- * The pipeline log of the spec: `<dir>/intake_<n>.log.gz` (the trip builder's `intake_<n>-trips.log.gz`), one file per worker, read with zcat or zless, lines in
- * the same `<datetime,ms>:<LEVEL>:<thread>:<message>` format as the web server log.
+ * The pipeline log of the spec: `<dir>/intake_<n>.log.gz` (the trip builder's `intake_<n>-trips.log.gz`), one file per
+ * worker, read with zcat or zless, lines in the same `<datetime,ms>:<LEVEL>:<thread>:<message>` format as the web
+ * server log. Rotated by compressed size (a converter logs a line per entry: gigabytes a day at 10,000 phones).
  */
-export function createIntakeLog(dir: string, worker: number, level = 'info', stage?: string): winston.Logger {
-  mkdirSync(dir, { recursive: true });
-  // Each process appends to its own file: two writers on one gzip stream would interleave their members.
-  const name = stage ? `intake_${worker}-${stage}.log.gz` : `intake_${worker}.log.gz`;
-  return winston.createLogger({
-    level,
-    format: specLineFormat(),
-    transports: [new GzipTransport(join(dir, name))],
-  });
+export function createIntakeLog(files: LogFiles, worker: number, level = 'info', stage?: string): winston.Logger {
+  const transport =
+    files.dir === TO_STDOUT
+      ? new winston.transports.Stream({ stream: process.stdout })
+      : (mkdirSync(files.dir, { recursive: true }),
+        // Each process appends to its own file: two writers on one gzip stream would interleave their members.
+        new RotatingGzipTransport(files.dir, stage ? `intake_${worker}-${stage}` : `intake_${worker}`, files));
+  return winston.createLogger({ level, format: specLineFormat(), transports: [transport] });
 }

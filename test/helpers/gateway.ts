@@ -29,7 +29,7 @@ export async function startGateway(
   overrides: Partial<GatewayDeps> & { kafka?: Kafka } = {},
 ): Promise<RunningGateway> {
   const logDir = mkdtempSync(join(tmpdir(), 'itinera-weblog-'));
-  const webLog = createWebLog(logDir, 'debug');
+  const webLog = createWebLog({ dir: logDir, maxBytes: 1024 ** 3, maxFiles: 3 }, 'debug');
   const out = new PassThrough();
   const printed: string[] = [];
   out.on('data', (chunk: Buffer) => printed.push(...chunk.toString('utf8').split('\n').filter(Boolean)));

@@ -22,6 +22,7 @@ import { createTestEnv, serviceEnv, type TestEnv } from './test-env.js';
 const repoRoot = resolve(import.meta.dirname, '..', '..');
 
 const intakeDir = mkdtempSync(join(tmpdir(), 'itinera-intake-'));
+const intakeLogFiles = { dir: intakeDir, maxBytes: 100 * 1024 * 1024, maxFiles: 5 };
 
 /** A converter worker on the test environment's servers, in this process; `convert` replaces the rules. */
 export function startConverter(env: TestEnv, convert?: ConverterDeps['convert']): Promise<RunningConverter> {
@@ -30,7 +31,7 @@ export function startConverter(env: TestEnv, convert?: ConverterDeps['convert'])
     ...composeConverterStores(env.cql),
     topicPrefix: env.config.kafka.topicPrefix,
     logger: env.logger,
-    intakeLog: createIntakeLog(intakeDir, 0),
+    intakeLog: createIntakeLog(intakeLogFiles, 0),
     ...(convert ? { convert } : {}),
   });
 }
@@ -46,7 +47,7 @@ export function startTripBuilder(
     ...composeTripBuilderStores(env.cql),
     topicPrefix: env.config.kafka.topicPrefix,
     logger: env.logger,
-    pipelineLog: createIntakeLog(intakeDir, worker, 'info', 'trips'),
+    pipelineLog: createIntakeLog(intakeLogFiles, worker, 'info', 'trips'),
     now: () => Date.now() / 1000,
     ...(rebuild ? { rebuild } : {}),
   });
