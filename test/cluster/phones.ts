@@ -1,10 +1,32 @@
 /**
- * Phones of the cluster fault test: each pushes real days (a fresh user per day) in small puts as the app does,
- * sending the same batch again after a 503 or a dropped connection until it is taken, and records every answer.
+ * Phones of the cluster tests: each pushes a slice of a real day (a fresh user per slice) in small puts as the app
+ * does, through one gateway of several (a load balancer's choice), moving to the next gateway when a connection
+ * fails and sending the same batch again after a 503 until it is taken. Every answer is recorded.
  */
 import { phoneEntries, REAL_DAYS } from '../helpers/real-days.js';
 
 export type RealDay = (typeof REAL_DAYS)[number];
+
+/**
+ * A quarter of a real day's entries in write order (a few hours of it, ~1,200 entries): fifty phones pushing whole
+ * days (~4,700 entries each) would queue more than three Cassandra nodes sharing two cores write at RF 3 per cycle.
+ */
+export interface DaySlice {
+  day: RealDay;
+  part: number;
+}
+
+export const PARTS_PER_DAY = 4;
+export const SLICES: readonly DaySlice[] = REAL_DAYS.flatMap((day) =>
+  Array.from({ length: PARTS_PER_DAY }, (_, part) => ({ day, part })),
+);
+export const sliceName = ({ day, part }: DaySlice) => `${day}#${part}`;
+
+export function sliceEntries({ day, part }: DaySlice): ReturnType<typeof phoneEntries> {
+  const all = phoneEntries(day);
+  const size = Math.ceil(all.length / PARTS_PER_DAY);
+  return all.slice(part * size, (part + 1) * size);
+}
 
 export interface PutTally {
   /** Answers by status (0: no answer, the connection failed). */
@@ -22,16 +44,16 @@ export function newTally(): PutTally {
 export interface PushedUser {
   token: string;
   uuid: string;
-  day: RealDay;
-  /** Entries the timeseries must hold, by key: distinct (key, type, write_ts) identities of the day, as stored. */
+  slice: DaySlice;
+  /** Entries the timeseries must hold, by key: distinct (key, type, write_ts) identities of the slice, as stored. */
   expected: Record<string, number>;
 }
 
-/** What the pipeline stores of a real day: one row per (key, type, write_ts), background/activity renamed. */
-export function expectedCounts(day: RealDay): Record<string, number> {
+/** What the pipeline stores of a slice: one row per (key, type, write_ts), background/activity renamed. */
+export function expectedCounts(slice: DaySlice): Record<string, number> {
   const seen = new Set<string>();
   const counts: Record<string, number> = {};
-  for (const e of phoneEntries(day)) {
+  for (const e of sliceEntries(slice)) {
     const key = String(e.metadata.key).replace('background/activity', 'background/motion_activity');
     const identity = `${key}\u0000${String((e.metadata as Record<string, unknown>)['type'])}\u0000${String(e.metadata.write_ts)}`;
     if (seen.has(identity)) continue;
@@ -68,10 +90,28 @@ export async function post(
   }
 }
 
+/** The gateways behind one address, as a load balancer picks them: a failed connection moves to the next one. */
+export class Gateways {
+  constructor(readonly urls: readonly string[]) {}
+
+  async post(start: number, path: string, body: unknown) {
+    let res = await post(this.urls[start % this.urls.length]!, path, body);
+    for (let i = 1; res.status === 0 && i < this.urls.length; i += 1)
+      res = await post(this.urls[(start + i) % this.urls.length]!, path, body);
+    return res;
+  }
+}
+
 /** One put, again and again until it answers 200; every answer is tallied. */
-async function putUntilAccepted(url: string, token: string, batch: unknown[], tally: PutTally): Promise<void> {
+async function putUntilAccepted(
+  gateways: Gateways,
+  phone: number,
+  token: string,
+  batch: unknown[],
+  tally: PutTally,
+): Promise<void> {
   for (;;) {
-    const res = await post(url, '/usercache/put', { user: token, phone_to_server: batch });
+    const res = await gateways.post(phone, '/usercache/put', { user: token, phone_to_server: batch });
     tally.statuses.set(res.status, (tally.statuses.get(res.status) ?? 0) + 1);
     if (res.status === 200) {
       tally.acks.push(Date.now());
@@ -88,38 +128,52 @@ async function putUntilAccepted(url: string, token: string, batch: unknown[], ta
 }
 
 /** Creates the user (again until it answers 200) and returns its uuid. */
-export async function createUser(url: string, token: string): Promise<string> {
+export async function createUser(gateways: Gateways, token: string, phone = 0): Promise<string> {
   for (let attempt = 0; attempt < 240; attempt += 1) {
-    const res = await post(url, '/profile/create', { user: token });
+    const res = await gateways.post(phone, '/profile/create', { user: token });
     if (res.status === 200 && typeof res.body?.uuid === 'string') return res.body.uuid as string;
     await sleep(500);
   }
   throw new Error(`profile/create for ${token} never answered 200`);
 }
 
+/** Pushes one slice under a fresh user, `chunk` entries a put with `pauseMs` between puts. */
+export async function pushSlice(
+  gateways: Gateways,
+  phone: number,
+  token: string,
+  slice: DaySlice,
+  tally: PutTally,
+  { chunk = 50, pauseMs = 0 } = {},
+): Promise<PushedUser> {
+  const uuid = await createUser(gateways, token, phone);
+  const entries = sliceEntries(slice);
+  for (let i = 0; i < entries.length; i += chunk) {
+    await putUntilAccepted(gateways, phone, token, entries.slice(i, i + chunk), tally);
+    if (pauseMs > 0) await sleep(pauseMs);
+  }
+  return { token, uuid, slice, expected: expectedCounts(slice) };
+}
+
 /**
- * One phone: pushes a real day under a fresh user, then the next day under another, until `keepGoing()` is false
- * once a day is complete. Returns the users it pushed.
+ * One phone: pushes a slice under a fresh user, then the next slice under another, until `keepGoing()` is false
+ * once a slice is complete. Returns the users it pushed.
  */
 export async function runPhone(
-  url: string,
+  gateways: Gateways,
   phone: number,
   prefix: string,
   keepGoing: () => boolean,
   tally: PutTally,
-  { chunk = 100, pauseMs = 200 } = {},
+  pace: { chunk: number; pauseMs: number; startAfterMs?: number },
 ): Promise<PushedUser[]> {
   const users: PushedUser[] = [];
+  // Phones spread over the pause, as real ones are: fifty puts in one wave every pause would make every gap between
+  // acknowledgements a pause long, hiding the gaps a fault makes.
+  await sleep(pace.startAfterMs ?? 0);
   for (let n = 0; n === 0 || keepGoing(); n += 1) {
-    const day = REAL_DAYS[(phone + n) % REAL_DAYS.length]!;
-    const token = `${prefix}-p${phone}-d${n}@cluster.itinera.org`;
-    const uuid = await createUser(url, token);
-    const entries = phoneEntries(day);
-    for (let i = 0; i < entries.length; i += chunk) {
-      await putUntilAccepted(url, token, entries.slice(i, i + chunk), tally);
-      await sleep(pauseMs);
-    }
-    users.push({ token, uuid, day, expected: expectedCounts(day) });
+    const slice = SLICES[(phone * 7 + n) % SLICES.length]!;
+    users.push(await pushSlice(gateways, phone, `${prefix}-p${phone}-s${n}@cluster.itinera.org`, slice, tally, pace));
   }
   return users;
 }

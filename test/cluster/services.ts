@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { serviceEnv, type TestEnv } from '../helpers/test-env.js';
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
 
@@ -93,4 +94,55 @@ export async function waitHealthy(url: string, timeoutMs = 120_000): Promise<voi
     await new Promise((r) => setTimeout(r, 300));
   }
   throw new Error(`${url} never answered /health`);
+}
+
+/** Itinera as production runs it: two gateways, two converters, two trip builders, each its own supervised process. */
+export interface Itinera {
+  urls: string[];
+  gateways: Supervised[];
+  converters: Supervised[];
+  tripBuilders: Supervised[];
+  all(): Supervised[];
+  stop(): Promise<void>;
+}
+
+export async function startItinera(env: TestEnv, logDir: string, instances = 2): Promise<Itinera> {
+  const common = serviceEnv(env, { ITINERA_LOG_DIR: logDir, ITINERA_INTAKE_LOG_DIR: logDir });
+  const ports = await Promise.all(Array.from({ length: instances }, () => freePort()));
+  const n = Array.from({ length: instances }, (_, i) => i);
+  const gateways = n.map((i) =>
+    supervise(
+      `gateway ${i}`,
+      'services/gateway/main.ts',
+      [],
+      { ...common, WEBSERVER_HOST: '127.0.0.1', WEBSERVER_PORT: String(ports[i]) },
+      join(logDir, `gateway-${i}.out`),
+    ),
+  );
+  // Worker numbers only name the intake log files; the consumer group shares the partitions between them.
+  const converters = n.map((i) =>
+    supervise(`converter ${i}`, 'services/converter/main.ts', [String(i)], common, join(logDir, `converter-${i}.out`)),
+  );
+  const tripBuilders = n.map((i) =>
+    supervise(
+      `trip builder ${i}`,
+      'services/trip-builder/main.ts',
+      [String(i)],
+      common,
+      join(logDir, `trip-builder-${i}.out`),
+    ),
+  );
+  const urls = ports.map((p) => `http://127.0.0.1:${p}`);
+  await Promise.all(urls.map((u) => waitHealthy(u)));
+  const all = () => [...gateways, ...converters, ...tripBuilders];
+  return {
+    urls,
+    gateways,
+    converters,
+    tripBuilders,
+    all,
+    async stop() {
+      await Promise.all(all().map((s) => s.stop()));
+    },
+  };
 }

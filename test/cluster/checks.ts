@@ -1,0 +1,153 @@
+/**
+ * What both cluster suites wait for and assert: replicas in sync, a Cassandra node back in the driver's view, the
+ * calm reference build, every entry stored exactly once, every slice's trips equal to the calm build.
+ */
+import type { Admin } from 'kafkajs';
+import { expect } from 'vitest';
+import type { ClusterNode } from '../../deploy/local/cluster.js';
+import { topicName } from '../../shared/events/index.js';
+import { createTimeseriesReader } from '../../shared/timeseries/index.js';
+import type { RunningGateway } from '../helpers/gateway.js';
+import { DAY_OF } from '../helpers/real-days.js';
+import { waitFor, type TestEnv } from '../helpers/test-env.js';
+import { timeline, tripShape } from '../helpers/trips.js';
+import { newTally, pushSlice, sliceName, SLICES, type Gateways, type PushedUser } from './phones.js';
+
+export const log = (line: string) =>
+  process.stdout.write(`[cluster] ${new Date().toISOString().slice(11, 19)} ${line}\n`);
+
+/** Every partition of the test's topics and of the offsets topic has all its replicas in sync again. */
+export async function replicasInSync(env: TestEnv, admin: Admin): Promise<void> {
+  const topics = [
+    ...(['usercache', 'timeseries', 'errorTimeseries', 'diary'] as const).map((id) =>
+      topicName(env.config.kafka.topicPrefix, id),
+    ),
+    '__consumer_offsets',
+  ];
+  await waitFor(
+    async () => {
+      const { topics: meta } = await admin.fetchTopicMetadata({ topics });
+      return meta.every((t) => t.partitions.every((p) => p.isr.length === p.replicas.length)) ? true : undefined;
+    },
+    180_000,
+    'every partition to be fully in sync',
+  );
+}
+
+/** The driver of the test environment sees the node up again (it reconnects once gossip says so). */
+export async function cassandraNodeBack(env: TestEnv, node: ClusterNode): Promise<void> {
+  await waitFor(
+    async () =>
+      env.cassandra
+        .getState()
+        .getConnectedHosts()
+        .some((h) => h.address.startsWith(`${node.host}:`))
+        ? true
+        : undefined,
+    180_000,
+    `the driver to reconnect to ${node.name}`,
+  );
+}
+
+/** Provisioning as the cluster needs it: three replicas, two in sync before an acknowledgement, RF 3. */
+export async function expectReplicatedProvisioning(env: TestEnv, admin: Admin): Promise<void> {
+  const usercache = topicName(env.config.kafka.topicPrefix, 'usercache');
+  const { resources } = await admin.describeConfigs({
+    includeSynonyms: false,
+    resources: [{ type: 2, name: usercache, configNames: ['min.insync.replicas'] }],
+  });
+  expect(resources[0]?.configEntries[0]?.configValue).toBe('2');
+  const { topics: meta } = await admin.fetchTopicMetadata({ topics: [usercache] });
+  expect(meta[0]?.partitions.every((p) => p.replicas.length === 3)).toBe(true);
+  const ks = await env.cassandra.execute('SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = ?', [
+    env.config.cassandra.keyspace,
+  ]);
+  expect(ks.rows[0]?.['replication']).toMatchObject({ class: expect.stringContaining('NetworkTopologyStrategy') });
+  expect(ks.rows[0]?.['replication']['datacenter1']).toBe('3');
+}
+
+/** Every slice pushed once under a calm user before any fault; their trips, read at the end, are the reference. */
+export async function pushCalmSlices(gateways: Gateways): Promise<PushedUser[]> {
+  const tally = newTally();
+  const users = await Promise.all(
+    SLICES.map((slice, i) =>
+      pushSlice(gateways, i, `calm-${sliceName(slice)}@cluster.itinera.org`, slice, tally, { chunk: 500 }),
+    ),
+  );
+  expect(tally.dishonest).toEqual([]);
+  return users;
+}
+
+function sorted(counts: Record<string, number>): [string, number][] {
+  return Object.entries(counts).sort(([a], [b]) => a.localeCompare(b));
+}
+
+/** Waits until every user's timeseries holds exactly its slice's entries by key; throws with the first mismatches. */
+export async function expectEveryEntryOnce(env: TestEnv, users: readonly PushedUser[], diagnose: () => string) {
+  const reader = createTimeseriesReader(env.cql);
+  const mismatches: string[] = [];
+  try {
+    await waitFor(
+      async () => {
+        mismatches.length = 0;
+        for (const u of users) {
+          const stored = JSON.stringify(sorted(await reader.countByKey(u.uuid)));
+          if (stored !== JSON.stringify(sorted(u.expected)))
+            mismatches.push(`${u.token}: stored ${stored} expected ${JSON.stringify(sorted(u.expected))}`);
+        }
+        return mismatches.length === 0 ? true : undefined;
+      },
+      900_000,
+      'every entry in the timeseries',
+    );
+  } catch (err) {
+    throw new Error(`${String(err)}\n${mismatches.slice(0, 5).join('\n')}\n${diagnose()}`);
+  }
+}
+
+/** Trips without their ids (they differ between users by design), as the crash tests compare them. */
+const withoutIds = (trips: any[]) => tripShape(trips).map(({ id: _id, ...rest }) => rest);
+
+/**
+ * Every user's trips equal the calm user's of the same slice, none doubled; the calm builds are read first, once
+ * they have not changed for 10 s (all were pushed before the first fault, so they are long built by then). Returns how many trips were compared.
+ */
+export async function expectTripsAsCalm(
+  gateways: Gateways,
+  calm: readonly PushedUser[],
+  users: readonly PushedUser[],
+): Promise<number> {
+  const asGateway = (phone: number) =>
+    ({ post: (path: string, body: unknown) => gateways.post(phone, path, body) }) as unknown as RunningGateway;
+  const reference = new Map<string, string>();
+  await Promise.all(
+    calm.map(async (c, i) => {
+      let last = '';
+      let since = Date.now();
+      const shape = await waitFor(
+        async () => {
+          const now = JSON.stringify(withoutIds(await timeline(asGateway(i), c.token, DAY_OF[c.slice.day])));
+          if (now !== last) [last, since] = [now, Date.now()];
+          return Date.now() - since >= 10_000 ? now : undefined;
+        },
+        300_000,
+        `${c.token}'s trips to settle`,
+      );
+      reference.set(sliceName(c.slice), shape);
+    }),
+  );
+  let compared = 0;
+  for (const [i, u] of users.entries()) {
+    const trips = await waitFor(
+      async () => {
+        const t = await timeline(asGateway(i), u.token, DAY_OF[u.slice.day]);
+        return JSON.stringify(withoutIds(t)) === reference.get(sliceName(u.slice)) ? t : undefined;
+      },
+      300_000,
+      `${u.token}'s trips of ${sliceName(u.slice)} to equal the calm build`,
+    );
+    expect(new Set(trips.map((t: any) => t.id)).size).toBe(trips.length);
+    compared += trips.length;
+  }
+  return compared;
+}
