@@ -8,23 +8,13 @@
  * must equal a calm build of the same slice, and every put must have answered 200 or an honest 503.
  *
  * ITINERA_CLUSTER_CYCLES (default 10) sets the number of cycles, five faults each; ITINERA_CLUSTER_PHONES the phones
- * (50); ITINERA_CLUSTER_PUT_ENTRIES and ITINERA_CLUSTER_PUT_PAUSE_MS their pace.
+ * (50); ITINERA_CLUSTER_PUT_ENTRIES and ITINERA_CLUSTER_PUT_PAUSE_MS their pace (test/cluster/rig.ts).
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Admin } from 'kafkajs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  clusterContext,
-  clusterNode,
-  killNode,
-  startNode,
-  type ClusterContext,
-  type ClusterNode,
-} from '../../deploy/local/cluster.js';
-import { findJava } from '../../deploy/local/server-process.js';
-import { createTestEnv, waitFor, type TestEnv } from '../helpers/test-env.js';
+import { describe, expect, it } from 'vitest';
+import { clusterNode, killNode, startNode, type ClusterNode } from '../../deploy/local/cluster.js';
+import { waitFor } from '../helpers/test-env.js';
 import {
   cassandraNodeBack,
   expectEveryEntryOnce,
@@ -34,42 +24,15 @@ import {
   pushCalmSlices,
   replicasInSync,
 } from './checks.js';
-import { Gateways, longestGap, newTally, runPhone, type PushedUser, type PutTally } from './phones.js';
-import { startItinera, type Itinera, type Supervised } from './services.js';
+import { longestGap, newTally, runPhone, type PushedUser, type PutTally } from './phones.js';
+import { PACE, paceOf, PHONES, useClusterRig } from './rig.js';
+import type { Supervised } from './services.js';
 
 const CYCLES = Number(process.env['ITINERA_CLUSTER_CYCLES'] ?? 10);
-const PHONES = Number(process.env['ITINERA_CLUSTER_PHONES'] ?? 50);
-/**
- * Entries per put and the pause between a phone's puts: at most 250 entries/s from fifty phones, what two converters
- * write at RF 3 on this machine's two cores while every server and service shares them, so the drain after the last
- * cycle stays short.
- */
-const PUT_ENTRIES = Number(process.env['ITINERA_CLUSTER_PUT_ENTRIES'] ?? 50);
-const PUT_PAUSE_MS = Number(process.env['ITINERA_CLUSTER_PUT_PAUSE_MS'] ?? 10_000);
 /** How long a killed broker or Cassandra node stays down: past the brokers' 6 s session timeout. */
 const DOWN_MS = 12_000;
 
-const logDir = mkdtempSync(join(tmpdir(), 'itinera-cluster-'));
-let ctx: ClusterContext;
-let env: TestEnv;
-let admin: Admin;
-let itinera: Itinera;
-let gateways: Gateways;
-
-beforeAll(async () => {
-  ctx = clusterContext(findJava(), true);
-  env = await createTestEnv({ CASSANDRA_REPLICATION_FACTOR: '3', ITINERA_PARTITIONS: '6' });
-  admin = env.kafka.admin();
-  await admin.connect();
-  itinera = await startItinera(env, logDir);
-  gateways = new Gateways(itinera.urls);
-}, 600_000);
-
-afterAll(async () => {
-  await itinera?.stop();
-  await admin?.disconnect();
-  await env?.dispose();
-});
+const rig = useClusterRig('cluster');
 
 interface Fault {
   kind: 'broker' | 'cassandra' | 'converter' | 'trip builder' | 'gateway';
@@ -89,23 +52,23 @@ async function injectFaults(cycle: number, tally: PutTally, faults: Fault[]): Pr
   const server = async (kind: 'broker' | 'cassandra', node: ClusterNode) => {
     await moreAcks(tally, 10);
     const at = Date.now();
-    await killNode(ctx, node);
+    await killNode(rig.ctx, node);
     log(`cycle ${cycle}: kill -9 ${node.name}`);
     await new Promise((r) => setTimeout(r, DOWN_MS));
-    await startNode(ctx, node);
+    await startNode(rig.ctx, node);
     const fault: Fault = { kind, target: node.name, at, restartS: (Date.now() - at) / 1000 };
     faults.push(fault);
     log(`cycle ${cycle}: ${node.name} back after ${fault.restartS?.toFixed(1)} s`);
-    if (kind === 'broker') await replicasInSync(env, admin);
-    else await cassandraNodeBack(env, node);
+    if (kind === 'broker') await replicasInSync(rig.env, rig.admin);
+    else await cassandraNodeBack(rig.env, node);
   };
   await server('broker', clusterNode('kafka', (cycle % 3) + 1));
   await server('cassandra', clusterNode('cassandra', ((cycle + 1) % 3) + 1));
   const instance = (list: Supervised[]) => list[cycle % list.length]!;
   for (const [kind, service] of [
-    ['converter', instance(itinera.converters)],
-    ['trip builder', instance(itinera.tripBuilders)],
-    ['gateway', instance(itinera.gateways)],
+    ['converter', instance(rig.itinera.converters)],
+    ['trip builder', instance(rig.itinera.tripBuilders)],
+    ['gateway', instance(rig.itinera.gateways)],
   ] as const) {
     await moreAcks(tally, 10);
     faults.push({ kind, target: service.name, at: Date.now() });
@@ -117,8 +80,8 @@ async function injectFaults(cycle: number, tally: PutTally, faults: Fault[]): Pr
 
 describe('the three-node cluster under faults', () => {
   it('When brokers, Cassandra nodes, converters, trip builders and gateways are killed -9 while fifty phones push real days, then every entry is stored exactly once, every slice has its calm trips, and every put answered 200 or an honest 503', async () => {
-    await expectReplicatedProvisioning(env, admin);
-    const calm = await pushCalmSlices(gateways);
+    await expectReplicatedProvisioning(rig.env, rig.admin);
+    const calm = await pushCalmSlices(rig.gateways);
     log(`${calm.length} calm slices pushed`);
 
     const tally = newTally();
@@ -131,11 +94,7 @@ describe('the three-node cluster under faults', () => {
       const acksBefore = tally.acks.length;
       let pushing = true;
       const phones = Array.from({ length: PHONES }, (_, p) =>
-        runPhone(gateways, p, `c${cycle}`, () => pushing, tally, {
-          chunk: PUT_ENTRIES,
-          pauseMs: PUT_PAUSE_MS,
-          startAfterMs: (p / PHONES) * PUT_PAUSE_MS,
-        }),
+        runPhone(rig.gateways, p, `c${cycle}`, () => pushing, tally, paceOf(p)),
       );
       try {
         await injectFaults(cycle, tally, faults);
@@ -146,7 +105,7 @@ describe('the three-node cluster under faults', () => {
       // the last fault, as phones finish their slices one by one, the gaps are the phones' own pauses.
       const faultsEnded = Date.now();
       for (const pushed of await Promise.all(phones)) users.push(...pushed);
-      const underFaults = tally.acks.slice(acksBefore).filter((t) => t >= started + PUT_PAUSE_MS && t <= faultsEnded);
+      const underFaults = tally.acks.slice(acksBefore).filter((t) => t >= started + PACE.pauseMs && t <= faultsEnded);
       acksUnderFaults.push(...underFaults);
       cycleGaps.push(longestGap(underFaults));
       log(
@@ -155,9 +114,9 @@ describe('the three-node cluster under faults', () => {
     }
 
     const drainStarted = Date.now();
-    await expectEveryEntryOnce(env, [...calm, ...users], () => `converter output:\n${tailOf('converter-0.out')}`);
+    await expectEveryEntryOnce(rig.env, [...calm, ...users], () => `converter output:\n${tailOf('converter-0.out')}`);
     log(`every entry stored ${((Date.now() - drainStarted) / 1000).toFixed(0)} s after the last put`);
-    const tripsCompared = await expectTripsAsCalm(gateways, calm, users);
+    const tripsCompared = await expectTripsAsCalm(rig.gateways, calm, users);
 
     const entries = users.reduce((n, u) => n + Object.values(u.expected).reduce((a, b) => a + b, 0), 0);
     const byKind = faults.reduce<Record<string, number>>((m, f) => ({ ...m, [f.kind]: (m[f.kind] ?? 0) + 1 }), {});
@@ -175,7 +134,7 @@ describe('the three-node cluster under faults', () => {
         `  longest gap after each kind of fault: ${gapsByKind(acksUnderFaults, faults)}`,
         `  servers back after kill -9 (incl. ${DOWN_MS / 1000} s down): ${restarts.map((s) => s.toFixed(0)).join(', ')} s`,
         `  ${users.length} users, ${entries} entries stored exactly once (0 lost, 0 duplicated); ${tripsCompared} trips equal to the calm build`,
-        `  unexpected service exits (restarted by the supervisor): ${itinera
+        `  unexpected service exits (restarted by the supervisor): ${rig.itinera
           .all()
           .map((s) => `${s.name} ${s.unexpectedExits}`)
           .join(', ')}`,
@@ -206,7 +165,7 @@ function gapsByKind(acks: readonly number[], faults: readonly Fault[]): string {
 
 function tailOf(file: string): string {
   try {
-    return readFileSync(join(logDir, file), 'utf8').slice(-3000);
+    return readFileSync(join(rig.logDir, file), 'utf8').slice(-3000);
   } catch {
     return '(none)';
   }

@@ -168,8 +168,6 @@ export async function runPhone(
   pace: { chunk: number; pauseMs: number; startAfterMs?: number },
 ): Promise<PushedUser[]> {
   const users: PushedUser[] = [];
-  // Phones spread over the pause, as real ones are: fifty puts in one wave every pause would make every gap between
-  // acknowledgements a pause long, hiding the gaps a fault makes.
   await sleep(pace.startAfterMs ?? 0);
   for (let n = 0; n === 0 || keepGoing(); n += 1) {
     const slice = SLICES[(phone * 7 + n) % SLICES.length]!;

@@ -6,14 +6,8 @@
  * throughout through two gateways. No put may fail: every one answers 200 the first time, every entry is stored once,
  * every slice's trips equal a calm build.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Admin } from 'kafkajs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterContext, clusterNodes, startNode, stopNode, type ClusterContext } from '../../deploy/local/cluster.js';
-import { findJava } from '../../deploy/local/server-process.js';
-import { createTestEnv, type TestEnv } from '../helpers/test-env.js';
+import { describe, expect, it } from 'vitest';
+import { clusterNodes, startNode, stopNode } from '../../deploy/local/cluster.js';
 import {
   cassandraNodeBack,
   expectEveryEntryOnce,
@@ -22,52 +16,27 @@ import {
   pushCalmSlices,
   replicasInSync,
 } from './checks.js';
-import { Gateways, longestGap, newTally, runPhone, type PushedUser } from './phones.js';
-import { startItinera, type Itinera } from './services.js';
+import { longestGap, newTally, runPhone, type PushedUser } from './phones.js';
+import { paceOf, PHONES, useClusterRig } from './rig.js';
 
-const PHONES = Number(process.env['ITINERA_CLUSTER_PHONES'] ?? 50);
-const PACE = {
-  chunk: Number(process.env['ITINERA_CLUSTER_PUT_ENTRIES'] ?? 50),
-  pauseMs: Number(process.env['ITINERA_CLUSTER_PUT_PAUSE_MS'] ?? 10_000),
-};
-
-let ctx: ClusterContext;
-let env: TestEnv;
-let admin: Admin;
-let itinera: Itinera;
-let gateways: Gateways;
-
-beforeAll(async () => {
-  ctx = clusterContext(findJava(), true);
-  env = await createTestEnv({ CASSANDRA_REPLICATION_FACTOR: '3', ITINERA_PARTITIONS: '6' });
-  admin = env.kafka.admin();
-  await admin.connect();
-  itinera = await startItinera(env, mkdtempSync(join(tmpdir(), 'itinera-rolling-')));
-  gateways = new Gateways(itinera.urls);
-}, 600_000);
-
-afterAll(async () => {
-  await itinera?.stop();
-  await admin?.disconnect();
-  await env?.dispose();
-});
+const rig = useClusterRig('rolling');
 
 describe('a rolling restart of the three-node cluster', () => {
   it('When each broker and then each Cassandra node is restarted in turn while fifty phones push, then no put fails and every entry and trip is there once', async () => {
-    const calm = await pushCalmSlices(gateways);
+    const calm = await pushCalmSlices(rig.gateways);
     const tally = newTally();
     let pushing = true;
     const phones = Array.from({ length: PHONES }, (_, p) =>
-      runPhone(gateways, p, 'rr', () => pushing, tally, { ...PACE, startAfterMs: (p / PHONES) * PACE.pauseMs }),
+      runPhone(rig.gateways, p, 'rr', () => pushing, tally, paceOf(p)),
     );
     const restarts: string[] = [];
     try {
       for (const node of clusterNodes.filter((n) => n.kind === 'kafka' || n.kind === 'cassandra')) {
         const t0 = Date.now();
-        await stopNode(ctx, node);
-        await startNode(ctx, node);
-        if (node.kind === 'kafka') await replicasInSync(env, admin);
-        else await cassandraNodeBack(env, node);
+        await stopNode(rig.ctx, node);
+        await startNode(rig.ctx, node);
+        if (node.kind === 'kafka') await replicasInSync(rig.env, rig.admin);
+        else await cassandraNodeBack(rig.env, node);
         restarts.push(`${node.name} ${((Date.now() - t0) / 1000).toFixed(0)} s`);
         log(`restarted ${node.name} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
       }
@@ -75,8 +44,8 @@ describe('a rolling restart of the three-node cluster', () => {
       pushing = false;
     }
     const users: PushedUser[] = (await Promise.all(phones)).flat();
-    await expectEveryEntryOnce(env, [...calm, ...users], () => '');
-    const trips = await expectTripsAsCalm(gateways, calm, users);
+    await expectEveryEntryOnce(rig.env, [...calm, ...users], () => '');
+    const trips = await expectTripsAsCalm(rig.gateways, calm, users);
     const entries = users.reduce((n, u) => n + Object.values(u.expected).reduce((a, b) => a + b, 0), 0);
     process.stdout.write(
       [

@@ -1,0 +1,59 @@
+/**
+ * What each cluster suite runs on: the cluster's context, a test environment of its own (RF 3, six partitions so two
+ * workers share them), an admin client, Itinera's six supervised processes and the phones' view of the gateways;
+ * and the phones' pace. `useClusterRig` registers the hooks that start and stop them around the file's tests.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Admin } from 'kafkajs';
+import { afterAll, beforeAll } from 'vitest';
+import { clusterContext, type ClusterContext } from '../../deploy/local/cluster.js';
+import { findJava } from '../../deploy/local/server-process.js';
+import { createTestEnv, type TestEnv } from '../helpers/test-env.js';
+import { Gateways } from './phones.js';
+import { startItinera, type Itinera } from './services.js';
+
+export const PHONES = Number(process.env['ITINERA_CLUSTER_PHONES'] ?? 50);
+/**
+ * Entries per put and the pause between a phone's puts: at most 250 entries/s from fifty phones, what two converters
+ * write at RF 3 on this machine's two cores while every server and service shares them, so the drain after the last
+ * cycle stays short.
+ */
+export const PACE = {
+  chunk: Number(process.env['ITINERA_CLUSTER_PUT_ENTRIES'] ?? 50),
+  pauseMs: Number(process.env['ITINERA_CLUSTER_PUT_PAUSE_MS'] ?? 10_000),
+};
+
+/**
+ * Phone `p`'s pace, its first put delayed by its share of the pause: fifty puts in one wave every pause would make
+ * every gap between acknowledgements a pause long, hiding the gaps a fault makes.
+ */
+export const paceOf = (p: number) => ({ ...PACE, startAfterMs: (p / PHONES) * PACE.pauseMs });
+
+export interface ClusterRig {
+  ctx: ClusterContext;
+  env: TestEnv;
+  admin: Admin;
+  itinera: Itinera;
+  gateways: Gateways;
+  logDir: string;
+}
+
+export function useClusterRig(name: string): ClusterRig {
+  const rig = { logDir: mkdtempSync(join(tmpdir(), `itinera-${name}-`)) } as ClusterRig;
+  beforeAll(async () => {
+    rig.ctx = clusterContext(findJava(), true);
+    rig.env = await createTestEnv({ CASSANDRA_REPLICATION_FACTOR: '3', ITINERA_PARTITIONS: '6' });
+    rig.admin = rig.env.kafka.admin();
+    await rig.admin.connect();
+    rig.itinera = await startItinera(rig.env, rig.logDir);
+    rig.gateways = new Gateways(rig.itinera.urls);
+  }, 600_000);
+  afterAll(async () => {
+    await rig.itinera?.stop();
+    await rig.admin?.disconnect();
+    await rig.env?.dispose();
+  });
+  return rig;
+}
