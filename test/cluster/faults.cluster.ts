@@ -88,7 +88,7 @@ describe('the three-node cluster under faults', () => {
     const faults: Fault[] = [];
     const users: PushedUser[] = [];
     const cycleGaps: number[] = [];
-    const acksUnderFaults: number[] = [];
+    const gapAfter = new Map<Fault['kind'], number>();
     for (let cycle = 0; cycle < CYCLES; cycle += 1) {
       const started = Date.now();
       const acksBefore = tally.acks.length;
@@ -106,7 +106,7 @@ describe('the three-node cluster under faults', () => {
       const faultsEnded = Date.now();
       for (const pushed of await Promise.all(phones)) users.push(...pushed);
       const underFaults = tally.acks.slice(acksBefore).filter((t) => t >= started + PACE.pauseMs && t <= faultsEnded);
-      acksUnderFaults.push(...underFaults);
+      longestGapsAfter(underFaults, faults.slice(-5), gapAfter);
       cycleGaps.push(longestGap(underFaults));
       log(
         `cycle ${cycle} done in ${((Date.now() - started) / 1000).toFixed(0)} s: ${tally.acks.length - acksBefore} puts acknowledged, longest gap ${(cycleGaps.at(-1)! / 1000).toFixed(1)} s`,
@@ -131,7 +131,7 @@ describe('the three-node cluster under faults', () => {
           .join(', ')})`,
         `  puts: ${[...tally.statuses.entries()].map(([s, n]) => `${s === 0 ? 'no answer' : s} x${n}`).join(', ')}; dishonest answers ${tally.dishonest.length}`,
         `  longest gap in acknowledged puts: ${(Math.max(...cycleGaps) / 1000).toFixed(1)} s (per cycle: ${cycleGaps.map((g) => (g / 1000).toFixed(1)).join(', ')} s)`,
-        `  longest gap after each kind of fault: ${gapsByKind(acksUnderFaults, faults)}`,
+        `  longest gap after each kind of fault: ${[...gapAfter].map(([k, g]) => `${k} ${(g / 1000).toFixed(1)} s`).join(', ')}`,
         `  servers back after kill -9 (incl. ${DOWN_MS / 1000} s down): ${restarts.map((s) => s.toFixed(0)).join(', ')} s`,
         `  ${users.length} users, ${entries} entries stored exactly once (0 lost, 0 duplicated); ${tripsCompared} trips equal to the calm build`,
         `  unexpected service exits (restarted by the supervisor): ${rig.itinera
@@ -146,21 +146,21 @@ describe('the three-node cluster under faults', () => {
   });
 });
 
-/** Per kind of fault, the longest gap in acknowledged puts that began within 60 s after a fault of that kind. */
-function gapsByKind(acks: readonly number[], faults: readonly Fault[]): string {
+/**
+ * Per kind of fault, the longest gap in one cycle's acknowledged puts that began within 60 s after a fault of that
+ * kind: from the last acknowledgement before the kill (or the kill) to the next one. Kept in `into`, by kind.
+ */
+function longestGapsAfter(acks: readonly number[], faults: readonly Fault[], into: Map<Fault['kind'], number>): void {
   const sortedAcks = [...acks].sort((a, b) => a - b);
-  const longest = new Map<string, number>();
   for (const f of faults) {
-    // From the last ack before the kill to the first ack 60 s after it: the gaps that fault can explain.
     const window = sortedAcks.filter((t) => t >= f.at - 60_000 && t <= f.at + 60_000);
     let gap = 0;
     for (let i = 1; i < window.length; i += 1) {
       if (window[i]! < f.at) continue;
       gap = Math.max(gap, window[i]! - Math.max(window[i - 1]!, f.at));
     }
-    longest.set(f.kind, Math.max(longest.get(f.kind) ?? 0, gap));
+    into.set(f.kind, Math.max(into.get(f.kind) ?? 0, gap));
   }
-  return [...longest.entries()].map(([k, g]) => `${k} ${(g / 1000).toFixed(1)} s`).join(', ');
 }
 
 function tailOf(file: string): string {
