@@ -50,7 +50,7 @@ COPY --chown=root:root schemas schemas
 # The console's pages are served from the source tree at run time: tsc copies no HTML, CSS or browser JS.
 COPY --chown=root:root services/console/web services/console/web
 # Files belong to root and are read-only to the service, which runs as the image's unprivileged `node` user (uid
-# 1000) and writes only its logs (conf/log: /var/tmp by default, a volume in Kubernetes).
+# 1000) and writes only its logs (conf/log: /var/tmp by default; standard output in compose and Kubernetes).
 USER node
 EXPOSE 8080 8090
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \

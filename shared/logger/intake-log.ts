@@ -1,4 +1,13 @@
-import { createWriteStream, existsSync, mkdirSync, openSync, renameSync, rmSync, type WriteStream } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  type WriteStream,
+} from 'node:fs';
 import { join } from 'node:path';
 import { constants, createGzip, type Gzip } from 'node:zlib';
 import Transport from 'winston-transport';
@@ -11,7 +20,7 @@ const FLUSH_INTERVAL_MS = 1000;
 /** Where a spec log goes: files in `dir` rotated by size, or standard output when `dir` is {@link TO_STDOUT}. */
 export interface LogFiles {
   dir: string;
-  /** Compressed bytes after which the file is rotated. */
+  /** Bytes after which the file is rotated (compressed bytes for the intake logs). */
   maxBytes: number;
   /** Files kept, the current one included (`intake_0.log.gz`, `intake_0.1.log.gz` … oldest last). */
   maxFiles: number;
@@ -21,14 +30,17 @@ export interface LogFiles {
 export const TO_STDOUT = '-';
 
 /**
- * A gzip file rotated by size. Rotated files keep the `.log.gz` ending (`intake_0.1.log.gz`), so `zcat intake_*.log.gz`
- * still reads them all. Rotation renames the open file and opens a new one: the old stream finishes writing its last
- * member into the renamed file, so no line is lost or waits on the rename.
+ * A gzip file rotated by size. Rotated files keep the `.log.gz` ending (`intake_0.1.log.gz` is the newest of them), so
+ * `zcat` reads each; `ls -tr intake_0*.log.gz | xargs zcat` reads a worker's lines oldest first. Rotation renames the
+ * open file and opens a new one: the old stream finishes writing its last member into the renamed file, so no line is
+ * lost or waits on the rename. A file left by an earlier process is rotated away at start: its size then counts, and
+ * a member a kill -9 cut short never sits in front of this process's lines.
  */
 class RotatingGzipTransport extends Transport {
   #gzip!: Gzip;
   #file!: WriteStream;
   readonly #timer: NodeJS.Timeout;
+  #reported = false;
 
   constructor(
     private readonly dir: string,
@@ -36,6 +48,7 @@ class RotatingGzipTransport extends Transport {
     private readonly limits: LogFiles,
   ) {
     super();
+    if (existsSync(this.#path(0)) && statSync(this.#path(0)).size > 0) this.#shift();
     this.#open();
     this.#timer = setInterval(() => {
       this.#gzip.flush(constants.Z_SYNC_FLUSH);
@@ -48,24 +61,39 @@ class RotatingGzipTransport extends Transport {
     return join(this.dir, generation === 0 ? `${this.base}.log.gz` : `${this.base}.${generation}.log.gz`);
   }
 
+  /** A full disk or a vanished directory must not stop the pipeline: said once on stderr, then lines are dropped. */
+  #report = (err: unknown): void => {
+    if (this.#reported) return;
+    this.#reported = true;
+    process.stderr.write(`intake log ${this.#path(0)} cannot be written: ${String(err)}\n`);
+  };
+
   #open(): void {
     this.#gzip = createGzip();
-    // Appending a new gzip member to an existing file is valid gzip: zcat and zless read all members in order.
     // Opened synchronously: a rotation renames the file this stream holds, never a path it has yet to open.
     this.#file = createWriteStream('', { fd: openSync(this.#path(0), 'a') });
+    this.#gzip.on('error', this.#report);
+    this.#file.on('error', this.#report);
     this.#gzip.pipe(this.#file);
   }
 
-  #rotateWhenFull(): void {
-    // Compressed bytes written or queued for the file, plus text the gzip stream has not compressed yet (counted
-    // uncompressed: a burst rotates a little early rather than overshooting the limit).
-    const size = this.#file.bytesWritten + this.#file.writableLength + this.#gzip.writableLength;
-    if (size < this.limits.maxBytes) return;
-    this.#gzip.end();
+  /** Each file one generation older; the oldest beyond `maxFiles` deleted. */
+  #shift(): void {
     const kept = Math.max(1, this.limits.maxFiles);
     rmSync(this.#path(kept - 1), { force: true });
     for (let g = kept - 2; g >= 0; g -= 1) if (existsSync(this.#path(g))) renameSync(this.#path(g), this.#path(g + 1));
-    if (kept === 1) rmSync(this.#path(0), { force: true });
+  }
+
+  #rotateWhenFull(): void {
+    // Compressed bytes only: text still inside the gzip stream would rotate a slow disk's files while nearly empty.
+    if (this.#file.bytesWritten + this.#file.writableLength < this.limits.maxBytes) return;
+    try {
+      this.#shift();
+    } catch (err) {
+      this.#report(err);
+      return;
+    }
+    this.#gzip.end();
     this.#open();
   }
 

@@ -8,8 +8,9 @@ import { phoneEntries, REAL_DAYS } from '../helpers/real-days.js';
 export type RealDay = (typeof REAL_DAYS)[number];
 
 /**
- * A quarter of a real day's entries in write order (a few hours of it, ~1,200 entries): fifty phones pushing whole
- * days (~4,700 entries each) would queue more than three Cassandra nodes sharing two cores write at RF 3 per cycle.
+ * A quarter of a real day's entries in write order (a few hours of it, ~250 entries; the days hold 413–1,482): at the
+ * suite's pace a phone pushes a slice or two a cycle, so every cycle brings new users at every phase of a day, where
+ * whole days (~1,000 entries) would stretch every cycle to the 200 s a phone takes to push one.
  */
 export interface DaySlice {
   day: RealDay;

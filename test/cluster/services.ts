@@ -3,9 +3,9 @@
  * can kill -9 it, watched by a small supervisor that starts it again when it exits, as systemd or Kubernetes would.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { openSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { closeSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { freePort } from '../helpers/free-port.js';
 import { serviceEnv, type TestEnv } from '../helpers/test-env.js';
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
@@ -43,6 +43,8 @@ export function supervise(
       env,
       stdio: ['ignore', out, out],
     });
+    // The child holds its own copy of the descriptor; ours would leak one per restart.
+    closeSync(out);
     child.once('exit', () => {
       if (stopping) return;
       if (!killing) unexpectedExits += 1;
@@ -72,15 +74,6 @@ export function supervise(
       clearTimeout(timer);
     },
   };
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const address = server.address();
-  await new Promise((r) => server.close(r));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 export async function waitHealthy(url: string, timeoutMs = 120_000): Promise<void> {
@@ -115,7 +108,13 @@ export async function startItinera(env: TestEnv, logDir: string, instances = 2):
       `gateway ${i}`,
       'services/gateway/main.ts',
       [],
-      { ...common, WEBSERVER_HOST: '127.0.0.1', WEBSERVER_PORT: String(ports[i]) },
+      // A log directory each: two processes rotating one webserver.log would rename it under each other.
+      {
+        ...common,
+        WEBSERVER_HOST: '127.0.0.1',
+        WEBSERVER_PORT: String(ports[i]),
+        ITINERA_LOG_DIR: join(logDir, `gateway-${i}`),
+      },
       join(logDir, `gateway-${i}.out`),
     ),
   );
@@ -133,8 +132,14 @@ export async function startItinera(env: TestEnv, logDir: string, instances = 2):
     ),
   );
   const urls = ports.map((p) => `http://127.0.0.1:${p}`);
-  await Promise.all(urls.map((u) => waitHealthy(u)));
   const all = () => [...gateways, ...converters, ...tripBuilders];
+  try {
+    await Promise.all(urls.map((u) => waitHealthy(u)));
+  } catch (err) {
+    // Supervisors left running would restart the services after the suite has gone.
+    await Promise.all(all().map((s) => s.stop()));
+    throw err;
+  }
   return {
     urls,
     gateways,

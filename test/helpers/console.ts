@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import type { Config } from '../../shared/config/index.js';
 import { createConsoleApp } from '../../services/console/app.js';
 import { composeConsole, type ComposedConsole } from '../../services/console/compose.js';
 import { startDevOidcProvider } from '../../services/console/dev-oidc/dev-provider.js';
 import { consoleAssets } from '../../services/console/web-files.js';
+import { freePort } from './free-port.js';
 import type { TestEnv } from './test-env.js';
 
 /** Debian's Chromium, which CI installs (.ci/run); the tests drive it with playwright-core. */
@@ -17,15 +17,6 @@ export function browserAvailable(): boolean {
     `\n!!! ${CHROMIUM} is missing: the console's browser tests are SKIPPED. Install it (apt-get install -y chromium, as .ci/run does) or set CHROMIUM_PATH.\n\n`,
   );
   return false;
-}
-
-/** A port free right now, for a server whose URL must be configured before it listens. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((r) => server.close(r));
-  return port;
 }
 
 export interface RunningConsole {
