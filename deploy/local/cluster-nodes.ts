@@ -18,7 +18,6 @@
  * `up` also writes it to `.infra/cluster/cluster.env`.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -28,7 +27,15 @@ import { repoRoot } from '../../shared/config/repo-root.js';
 import { StackError } from '../../shared/errors/index.js';
 import { registryAnswers } from '../../shared/health/index.js';
 import { APICURIO_VERSION, launchArgs, localAddresses, servers, type ServerSpec } from './servers.js';
-import { formatKafkaStorage, install, isAlive, tail, terminate, type StackContext } from './server-process.js';
+import {
+  formatKafkaStorage,
+  install,
+  isAlive,
+  newKafkaClusterId,
+  tail,
+  terminate,
+  type StackContext,
+} from './server-process.js';
 
 export const CLUSTER_SIZE = 3;
 const HOSTS = ['127.0.0.2', '127.0.0.3', '127.0.0.4'] as const;
@@ -200,8 +207,8 @@ function linkJars(ctx: ClusterContext, node: ClusterNode): void {
 
 function kafkaClusterId(ctx: ClusterContext): string {
   const file = join(ctx.clusterDir, 'kafka-cluster-id');
-  // 16 random bytes in base64url, fixed once: every broker's storage is formatted with it.
-  if (!existsSync(file)) writeFileSync(file, randomBytes(16).toString('base64url'));
+  // Fixed once: every broker's storage is formatted with it.
+  if (!existsSync(file)) writeFileSync(file, newKafkaClusterId());
   return readFileSync(file, 'utf8').trim();
 }
 

@@ -145,8 +145,8 @@ function configure(ctx: StackContext, spec: ServerSpec): string[] {
     });
     writeFileSync(join(home, 'server.properties'), properties);
     const clusterIdFile = join(home, 'cluster-id');
-    // A Kafka cluster id is 16 random bytes in base64url; it is fixed once so the data folder stays valid.
-    if (!existsSync(clusterIdFile)) writeFileSync(clusterIdFile, randomBytes(16).toString('base64url'));
+    // Fixed once so the data folder stays valid.
+    if (!existsSync(clusterIdFile)) writeFileSync(clusterIdFile, newKafkaClusterId());
     formatKafkaStorage(ctx.java, home, readFileSync(clusterIdFile, 'utf8').trim(), 'Kafka');
     return [];
   }
@@ -228,6 +228,17 @@ export async function startServer(ctx: StackContext, spec: ServerSpec): Promise<
 }
 
 /**
+ * A Kafka cluster id: 16 random bytes in base64url, never beginning with '-' (Kafka's own Uuid.randomUuid draws again
+ * in that case, since command-line tools would take such an id for an option).
+ */
+export function newKafkaClusterId(): string {
+  for (;;) {
+    const id = randomBytes(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
+}
+
+/**
  * Formats a KRaft broker's storage in `home` (its `server.properties` already written) for cluster `clusterId`;
  * storage already formatted is left as it is. `what` names the broker in the error.
  */
@@ -239,8 +250,8 @@ export function formatKafkaStorage(java: string, home: string, clusterId: string
       `${join(home, 'libs')}/*`,
       'kafka.tools.StorageTool',
       'format',
-      '-t',
-      clusterId,
+      // One token: an id may begin with '-' (an older data folder's), which the tool would read as an option.
+      `--cluster-id=${clusterId}`,
       '-c',
       join(home, 'server.properties'),
       '--ignore-formatted',
