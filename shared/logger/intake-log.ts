@@ -48,7 +48,7 @@ class RotatingGzipTransport extends Transport {
     private readonly limits: LogFiles,
   ) {
     super();
-    if (existsSync(this.#path(0)) && statSync(this.#path(0)).size > 0) this.#shift();
+    if ((statSync(this.#path(0), { throwIfNoEntry: false })?.size ?? 0) > 0) this.#shift();
     this.#open();
     this.#timer = setInterval(() => {
       this.#gzip.flush(constants.Z_SYNC_FLUSH);

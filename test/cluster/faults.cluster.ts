@@ -92,6 +92,7 @@ describe('the three-node cluster under faults', () => {
     for (let cycle = 0; cycle < CYCLES; cycle += 1) {
       const started = Date.now();
       const acksBefore = tally.acks.length;
+      const faultsBefore = faults.length;
       let pushing = true;
       const phones = Array.from({ length: PHONES }, (_, p) =>
         runPhone(rig.gateways, p, `c${cycle}`, () => pushing, tally, paceOf(p)),
@@ -106,7 +107,7 @@ describe('the three-node cluster under faults', () => {
       const faultsEnded = Date.now();
       for (const pushed of await Promise.all(phones)) users.push(...pushed);
       const underFaults = tally.acks.slice(acksBefore).filter((t) => t >= started + PACE.pauseMs && t <= faultsEnded);
-      longestGapsAfter(underFaults, faults.slice(-5), gapAfter);
+      longestGapsAfter(underFaults, faults.slice(faultsBefore), gapAfter);
       cycleGaps.push(longestGap(underFaults));
       log(
         `cycle ${cycle} done in ${((Date.now() - started) / 1000).toFixed(0)} s: ${tally.acks.length - acksBefore} puts acknowledged, longest gap ${(cycleGaps.at(-1)! / 1000).toFixed(1)} s`,
