@@ -12,7 +12,7 @@ import { toObservations, type TimeseriesLike } from '../services/trip-builder/do
 import { buildTrips } from '../services/trip-builder/domain/timeline/build-trips.js';
 import { tripLocalDate } from '../services/trip-builder/domain/diary/trip-geojson.js';
 import type { PhoneEntry } from '../test/helpers/phone-entries.js';
-import { percentile, residentMb } from './load.js';
+import { percentile, residentMb, serviceArgs } from './load.js';
 
 export interface EndToEndFigures {
   users: number;
@@ -35,6 +35,14 @@ export interface EndToEndFigures {
   labelP95Ms: number;
   labelMaxMs: number;
   tripBuilderCpuMsPerUserDay: number;
+  /**
+   * CPU (user + system) per 1,000 entries pushed, by process, from the first put of the day to the last day's trips
+   * served (the trips polls included): the cost of ingesting and building, whose curve over `users` says whether the
+   * cost per entry stays flat as the load grows.
+   */
+  ingestCpuMsPer1000Entries: Record<string, number>;
+  /** Entries pushed in the day load. */
+  entries: number;
   /**
    * CPU (user + system) each process spent per label during the label phase, polls included: where a label's
    * time goes when the two cores are saturated.
@@ -161,7 +169,7 @@ export async function benchEndToEnd(
   labelsPerS = 10,
 ): Promise<EndToEndFigures> {
   const start = (script: string, args: string[]): ChildProcess =>
-    spawn(process.execPath, ['--import', 'tsx', join(root, script), ...args], {
+    spawn(process.execPath, [...serviceArgs(root, script), ...args], {
       env,
       stdio: ['ignore', 'ignore', 'inherit'],
     });
@@ -195,6 +203,14 @@ export async function benchEndToEnd(
       ))
     )
       await sleep(200);
+    const pids: Record<string, number | undefined> = {
+      gateway: procs[0]!.pid,
+      converter: procs[1]!.pid,
+      'trip builder': builder.pid,
+      ...serverPids,
+    };
+    const cpuOf = () => Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
+    const ingestCpuAtStart = cpuOf();
     const cpuBefore = cpuMs(builder.pid);
     const tokens = Array.from({ length: users }, (_, i) => `e2e-${config.kafka.topicPrefix}${i}@itinera.org`);
     // Each user's day minus its last tenth: the phone synced during the day. The pipeline catches up on it first.
@@ -232,20 +248,22 @@ export async function benchEndToEnd(
       }
       latencies.push(performance.now() - answered);
     });
-    // Taken before the labels, so the figure stays the cost of building a day.
+    // Taken before the labels, so the figures stay the cost of ingesting and building a day.
     const tripBuilderCpuMs = cpuMs(builder.pid) - cpuBefore;
+    const ingestCpuAtEnd = cpuOf();
+    const entries = tokens.reduce((sum, _, i) => sum + days[i % days.length]!.entries.length, 0);
+    const ingestCpuMsPer1000Entries = Object.fromEntries(
+      Object.entries(ingestCpuAtEnd).map(([name, ms]) => [
+        name,
+        Math.round(((ms - ingestCpuAtStart[name]!) / entries) * 1000 * 10) / 10,
+      ]),
+    );
     const sorted = latencies.sort((a, b) => a - b);
     const targets = await labelTargets(post, tokens, days);
-    const pids: Record<string, number | undefined> = {
-      gateway: procs[0]!.pid,
-      converter: procs[1]!.pid,
-      'trip builder': builder.pid,
-      ...serverPids,
-    };
     const { seconds: settleS, settled } = await settle(pids);
     const paced = (await pacedLabelLatencies(post, tokens, targets, labelsPerS)).sort((a, b) => a - b);
     await settle(pids);
-    const cpuAtStart = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
+    const cpuAtStart = cpuOf();
     const tasksAtStart = await cassandraTasks(config);
     const labelsStarted = performance.now();
     const labels = (await labelLatencies(post, tokens, targets)).sort((a, b) => a - b);
@@ -273,6 +291,8 @@ export async function benchEndToEnd(
       labelP95Ms: Math.round(percentile(labels, 95)),
       labelMaxMs: Math.round(labels[labels.length - 1] ?? 0),
       tripBuilderCpuMsPerUserDay: Math.round(tripBuilderCpuMs / users),
+      ingestCpuMsPer1000Entries,
+      entries,
       labelCpuMs,
       labelsPerS: Math.round((users / labelPhaseS) * 10) / 10,
       labelCassandraTasks,
@@ -287,6 +307,42 @@ export async function benchEndToEnd(
     for (const p of procs) p.kill('SIGTERM');
     await Promise.all(procs.map((p) => new Promise((r) => (p.exitCode !== null ? r(null) : p.once('exit', r)))));
   }
+}
+
+/** The benchmark table's rows for the end-to-end runs, one run per number of users. */
+export function endToEndRows(runs: readonly EndToEndFigures[]): string[] {
+  const perProcess = (figures: Record<string, number>, unit: string) =>
+    Object.entries(figures)
+      .map(([name, value]) => `${name} ${value}${unit}`)
+      .join(', ');
+  const totalCpu = (e: EndToEndFigures) =>
+    Math.round(Object.values(e.ingestCpuMsPer1000Entries).reduce((a, b) => a + b, 0) * 10) / 10;
+  return [
+    ...runs.map(
+      (e) =>
+        `| put completing a day → its trips served, ${e.users} users | p50 ${e.p50Ms} ms, p95 ${e.p95Ms} ms, max ${e.maxMs} ms | e-mission: next hourly batch | |`,
+    ),
+    ...runs.flatMap((e) => [
+      `| a label's put → visible in its composite trip, ${e.users} users, ${e.pacedLabelsPerS} labels/s arriving at random | p50 ${e.pacedP50Ms} ms, p95 ${e.pacedP95Ms} ms, max ${e.pacedMaxMs} ms (after ${e.settleS} s for the load to settle${e.settled ? '' : ', not settled'}) | e-mission: next hourly batch | |`,
+      `| labels at saturation, ${e.users} users: 32 users labelling back to back | ${e.labelsPerS} labels/s; put → visible p50 ${e.labelP50Ms} ms, p95 ${e.labelP95Ms} ms, max ${e.labelMaxMs} ms (32 in flight / labels/s, by Little's law) | | |`,
+    ]),
+    ...runs.map(
+      (e) =>
+        `| CPU per label, polls included (${e.users} users) | ${perProcess(e.labelCpuMs, ' ms')}; Cassandra tasks per label: ${Object.entries(
+          e.labelCassandraTasks,
+        )
+          .map(([pool, n]) => `${n} ${pool}`)
+          .join(', ')} | | |`,
+    ),
+    ...runs.map(
+      (e) =>
+        `| CPU ms per 1,000 entries, a day's load (${e.users} users, ${e.entries} entries, trips polls included) | ${totalCpu(e)} ms in all: ${perProcess(e.ingestCpuMsPer1000Entries, '')} | ${runs[0] === e ? 'the cost curve\'s first point' : `${(totalCpu(e) / totalCpu(runs[0]!)).toFixed(2)} × the cost at ${runs[0]!.users} users`} | |`,
+    ),
+    ...runs.map(
+      (e) =>
+        `| trip builder CPU per user-day (${e.users} users) | ${e.tripBuilderCpuMsPerUserDay} ms; peak RSS: trip builder ${e.tripBuilderPeakRssMb} MB, gateway ${e.gatewayPeakRssMb} MB, converter ${e.converterPeakRssMb} MB | | |`,
+    ),
+  ];
 }
 
 type Post = (path: string, body: unknown) => Promise<{ status: number; json: Record<string, unknown> }>;

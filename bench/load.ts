@@ -48,3 +48,15 @@ export function serverPids(root: string): Record<string, number | undefined> {
 export function serverRss(root: string): Record<string, number | null> {
   return Object.fromEntries(Object.entries(serverPids(root)).map(([name, pid]) => [name, residentMb(pid)]));
 }
+
+/**
+ * The node arguments that run a service as production does: its compiled JavaScript (`npm run bench` builds
+ * first), so the figures carry no TypeScript loader's memory or CPU. BENCH_FROM_SOURCE=1 runs the sources with tsx
+ * instead (no build; profiles then name the .ts lines).
+ */
+export function serviceArgs(root: string, script: string): string[] {
+  if (process.env['BENCH_FROM_SOURCE'] === '1') return ['--import', 'tsx', join(root, script)];
+  const compiled = join(root, 'dist', script.replace(/\.ts$/, '.js'));
+  if (!existsSync(compiled)) throw new Error(`bench: ${compiled} is missing; run npm run build (npm run bench does)`);
+  return [compiled];
+}

@@ -5,7 +5,10 @@
  * (default "put,converter,e2e") runs only some parts; "export" (bench/export.ts: a million entries seeded, then
  * exported in one call, about 2 GB written to Cassandra) and "console" (bench/console.ts: page loads in Chromium at
  * 10,000 × scale participants) run only when named. BENCH_E2E_USERS (default "100,1000")
- * sets the end-to-end user counts; BENCH_LABELS_PER_S (default 10) the rate of its paced label phase; BENCH_CPU_PROF_DIR makes every service process write a CPU profile there.
+ * sets the end-to-end user counts (each a point of the CPU-per-entry curve); BENCH_LABELS_PER_S (default 10) the
+ * rate of its paced label phase; BENCH_CPU_PROF_DIR makes every service process write a CPU profile there. The
+ * services run compiled, as in production (bench/load.ts serviceArgs; BENCH_FROM_SOURCE=1 runs them with tsx);
+ * BENCH_NODE_FLAGS gives the put and converter parts' service processes node flags (a heap limit, say).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -24,7 +27,7 @@ import { provision } from '../deploy/provision/provision.js';
 import { convertEntry } from '../services/converter/domain/convert-entry.js';
 import { createTimeseriesWriter, entryObjectId } from '../services/converter/store/cassandra-timeseries-writer.js';
 import { sharedDataDir } from '../test/helpers/shared-data.js';
-import { benchEndToEnd, loadDays, type EndToEndFigures } from './end-to-end.js';
+import { benchEndToEnd, endToEndRows, loadDays, type EndToEndFigures } from './end-to-end.js';
 import { benchConsole, consoleRows, type ConsoleFigures } from './console.js';
 import { benchExport, exportRows, type ExportFigures } from './export.js';
 import {
@@ -34,7 +37,7 @@ import {
   toUsercacheEntry,
   type PhoneEntry,
 } from '../test/helpers/phone-entries.js';
-import { percentile, residentMb, serverPids, serverRss, serviceProcessEnv } from './load.js';
+import { percentile, residentMb, serverPids, serverRss, serviceArgs, serviceProcessEnv } from './load.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const scale = Number(process.env['BENCH_SCALE'] ?? 1);
@@ -63,7 +66,8 @@ const profileDir = process.env['BENCH_CPU_PROF_DIR'];
 
 function startProcess(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  return spawn(process.execPath, [...profiling, '--import', 'tsx', join(root, script), ...args], {
+  const flags = (process.env['BENCH_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
+  return spawn(process.execPath, [...profiling, ...flags, ...serviceArgs(root, script), ...args], {
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -395,26 +399,7 @@ async function main(): Promise<void> {
         (w) =>
           `| converter, ${w} worker(s), ${results.convertedEntries} entries | ${converter[w]?.entriesPerSecond} entries/s | raw Cassandra ${rawCassandra} entries/s | ${((converter[w]?.entriesPerSecond ?? 0) / rawCassandra).toFixed(2)} |`,
       ),
-    ...endToEnd.map(
-      (e) =>
-        `| put completing a day → its trips served, ${e.users} users | p50 ${e.p50Ms} ms, p95 ${e.p95Ms} ms, max ${e.maxMs} ms | e-mission: next hourly batch | |`,
-    ),
-    ...endToEnd.flatMap((e) => [
-      `| a label's put → visible in its composite trip, ${e.users} users, ${e.pacedLabelsPerS} labels/s arriving at random | p50 ${e.pacedP50Ms} ms, p95 ${e.pacedP95Ms} ms, max ${e.pacedMaxMs} ms (after ${e.settleS} s for the load to settle${e.settled ? '' : ', not settled'}) | e-mission: next hourly batch | |`,
-      `| labels at saturation, ${e.users} users: 32 users labelling back to back | ${e.labelsPerS} labels/s; put → visible p50 ${e.labelP50Ms} ms, p95 ${e.labelP95Ms} ms, max ${e.labelMaxMs} ms (32 in flight / labels/s, by Little's law) | | |`,
-    ]),
-    ...endToEnd.map(
-      (e) =>
-        `| CPU per label, polls included (${e.users} users) | ${Object.entries(e.labelCpuMs)
-          .map(([name, ms]) => `${name} ${ms} ms`)
-          .join(', ')}; Cassandra tasks per label: ${Object.entries(e.labelCassandraTasks)
-          .map(([pool, n]) => `${n} ${pool}`)
-          .join(', ')} | | |`,
-    ),
-    ...endToEnd.map(
-      (e) =>
-        `| trip builder CPU per user-day (${e.users} users) | ${e.tripBuilderCpuMsPerUserDay} ms; peak RSS: trip builder ${e.tripBuilderPeakRssMb} MB, gateway ${e.gatewayPeakRssMb} MB, converter ${e.converterPeakRssMb} MB | | |`,
-    ),
+    ...endToEndRows(endToEnd),
     ...(exported ? exportRows(exported) : []),
     ...(consoleFigures ? consoleRows(consoleFigures) : []),
     ...(parts.has('put') ? [`| gateway peak RSS under load | ${puts.gatewayRssMb} MB | | |`] : []),

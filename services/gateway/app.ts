@@ -108,13 +108,19 @@ export function createApp(deps: GatewayDeps): Koa<GatewayState> {
     isPutRoute(route)
       ? { limitBytes: web.bodyLimitBytes, budget: putBodies }
       : { limitBytes: web.otherBodyLimitBytes, budget: callBodies };
-  app.use(limitBody({ boundsFor, idleTimeoutMs: web.bodyIdleTimeoutMs, minBytesPerSecond: web.bodyMinBytesPerSecond }));
+  app.use(
+    limitBody({
+      boundsFor,
+      scansDepth: (route) => !isPutRoute(route),
+      idleTimeoutMs: web.bodyIdleTimeoutMs,
+      minBytesPerSecond: web.bodyMinBytesPerSecond,
+    }),
+  );
   app.use(readPutBody());
   app.use(
     putAdmission({
       maxConcurrent: web.maxConcurrentPuts,
-      // Two of the largest puts at once, or many small ones: what bounds the heap of parsed puts.
-      maxActiveBytes: 2 * web.bodyLimitBytes,
+      maxActiveBytes: web.putActiveBytes,
       maxWaitingBytes: web.putQueueBytes,
     }),
   );

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { PutEntryTexts } from './domain/put-layout.js';
 // Declares `ctx.request.body` (the parsed JSON object), which @koa/bodyparser sets on every route but the puts;
 // middleware/put-body.ts sets it on those.
 import type {} from '@koa/bodyparser';
@@ -15,4 +16,6 @@ export interface GatewayState {
   bodyStream?: Readable;
   /** A put's body bytes, read before admission and parsed after it (middleware/put-body.ts). */
   putBytes?: Buffer;
+  /** A put's entries, left as text for the route to parse one at a time (middleware/put-body.ts). */
+  putEntries?: PutEntryTexts;
 }

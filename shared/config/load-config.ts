@@ -39,11 +39,18 @@ export interface Config {
     /** Largest accepted request body, in bytes. A 10,000-entry put is about 6 MB. @defaultValue 64 MiB */
     readonly bodyLimitBytes: number;
     /**
-     * Puts parsed and published at once; later ones wait in arrival order holding only their bytes. A parsed
-     * 10,000-entry put takes some 70 MB of heap, so this bounds the gateway's memory; the one JavaScript thread is
-     * the limit beyond that anyway. @defaultValue 2
+     * Puts parsed and published at once; later ones wait in arrival order holding only their bytes. Many small puts
+     * run side by side while Kafka acknowledges them; the one JavaScript thread is the limit beyond that.
+     * @defaultValue 16
      */
     readonly maxConcurrentPuts: number;
+    /**
+     * Body bytes of the puts parsed and published at once (a put is always admitted when none runs, so one larger
+     * put runs alone). A put being published takes about twice its body in heap besides the body itself, so this
+     * bounds the gateway's memory under big puts; four 10,000-entry puts at once already keep Kafka busy.
+     * @defaultValue 32 MiB
+     */
+    readonly putActiveBytes: number;
     /** Largest body of every call but the puts, in bytes: they carry a token and a query. @defaultValue 1 MiB */
     readonly otherBodyLimitBytes: number;
     /**
@@ -300,6 +307,7 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
       findEntriesMaxBytes: asPositive(...webKey('find_entries_max_mb', 64)) * 1024 * 1024,
       bodyLimitBytes: asPositive(...webKey('body_limit_mb', 64)) * 1024 * 1024,
       maxConcurrentPuts: asPositive(...webKey('max_concurrent_puts', 16)),
+      putActiveBytes: asPositive(...webKey('put_active_mb', 32)) * 1024 * 1024,
       otherBodyLimitBytes: asPositive(...webKey('other_body_limit_kb', 1024)) * 1024,
       bodyBudgetBytes: asPositive(...webKey('body_budget_mb', 256)) * 1024 * 1024,
       putQueueBytes: asPositive(...webKey('put_queue_mb', 128)) * 1024 * 1024,

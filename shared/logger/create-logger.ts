@@ -1,6 +1,6 @@
 import winston from 'winston';
 import { logLevel, type logCreator } from 'kafkajs';
-import { webLogLine } from './spec-log-format.js';
+import { webLogLine, webLogLines } from './spec-log-format.js';
 
 export type Logger = winston.Logger;
 
@@ -55,8 +55,24 @@ export function kafkajsLogCreator(logger: Logger): logCreator {
 
 /**
  * The winston format of the spec's log files (webserver.log, intake_<n>.log.gz). Node runs one JS thread per
- * process, so the process id stands in for the thread id: it tells interleaved processes apart.
+ * process, so the process id stands in for the thread id: it tells interleaved processes apart. A record carrying
+ * `lines` (logLines) is written as those lines, each with its own prefix.
  */
 export function specLineFormat(): winston.Logform.Format {
-  return winston.format.printf(({ level, message }) => webLogLine(Date.now(), level, process.pid, String(message)));
+  return winston.format.printf(({ level, message, [LINES]: lines }) =>
+    Array.isArray(lines)
+      ? webLogLines(Date.now(), level, process.pid, lines as string[])
+      : webLogLine(Date.now(), level, process.pid, String(message)),
+  );
+}
+
+const LINES = 'lines';
+
+/**
+ * Many lines of a spec log as one record: the gateway writes a line per entry of a put (10,000 of them), and one
+ * winston record per line cost more CPU than the put's parsing and, with the file behind, held hundreds of
+ * thousands of pending records in memory.
+ */
+export function logLines(logger: winston.Logger, level: string, lines: readonly string[]): void {
+  if (lines.length > 0) logger.log({ level, message: '', [LINES]: lines });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeForLog, startLine, webLogLine } from './spec-log-format.js';
+import { escapeForLog, startLine, webLogLine, webLogLines } from './spec-log-format.js';
 
 describe('escapeForLog', () => {
   it('When a value carries a line break, then the line stays one line and shows the break as an escape', () => {
@@ -14,5 +14,15 @@ describe('escapeForLog', () => {
       'a\\x0d\\x09b\\x00\\x7f\\x85\\u2028ユーザー😀',
     );
     expect(startLine(0, 'POST', '/a\nb')).not.toContain('\n');
+  });
+});
+
+describe('webLogLines', () => {
+  it('When several messages are logged at once, then each is a line of its own with the prefix, escaped alone', () => {
+    const text = webLogLines(0, 'debug', 7, ['first', 'second\nforged']);
+    const lines = text.split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toBe(webLogLine(0, 'debug', 7, 'first'));
+    expect(lines[1]).toBe(webLogLine(0, 'debug', 7, 'second\nforged'));
   });
 });

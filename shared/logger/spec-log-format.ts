@@ -56,3 +56,9 @@ const PYTHON_LEVELS: Record<string, string> = { error: 'ERROR', warn: 'WARNING',
 export function webLogLine(epochMs: number, level: string, threadId: number, message: string): string {
   return `${formatAsctime(epochMs)}:${PYTHON_LEVELS[level] ?? level.toUpperCase()}:${threadId}:${escapeForLog(message)}`;
 }
+
+/** Several messages logged at one instant: a line each, as webLogLine writes it, joined by line breaks. */
+export function webLogLines(epochMs: number, level: string, threadId: number, messages: readonly string[]): string {
+  const prefix = `${formatAsctime(epochMs)}:${PYTHON_LEVELS[level] ?? level.toUpperCase()}:${threadId}:`;
+  return messages.map((m) => prefix + escapeForLog(m)).join('\n');
+}

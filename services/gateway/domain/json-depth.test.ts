@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createDepthScanner } from './json-depth.js';
 
@@ -42,5 +43,27 @@ describe('JSON depth scanner', () => {
   it('When a body is a million levels deep, then it is refused at level 65 without reading on', () => {
     const scanner = createDepthScanner();
     expect(scanner.push(Buffer.from('['.repeat(1_000_000)))).toBe('[0][0][0][0][0][0]… (64 levels)');
+  });
+
+  it('When any JSON arrives split anywhere, then the scanner answers as on the whole, and refuses exactly the too deep', () => {
+    const depthOf = (v: unknown): number =>
+      v !== null && typeof v === 'object' ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0;
+    fc.assert(
+      fc.property(fc.json({ depthSize: 'medium' }), fc.array(fc.nat(40), { maxLength: 8 }), (text, cuts) => {
+        const bytes = Buffer.from(text);
+        const whole = createDepthScanner(3).push(bytes);
+        expect(whole === null).toBe(depthOf(JSON.parse(text)) <= 3);
+        const scanner = createDepthScanner(3);
+        let found: string | null = null;
+        let at = 0;
+        for (const cut of [...cuts, bytes.length]) {
+          const end = Math.min(bytes.length, at + cut);
+          found ??= scanner.push(bytes.subarray(at, end));
+          at = end;
+        }
+        expect(found).toBe(whole);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { acceptPutEntries, PutRejection, toSeconds } from './put-entries.js';
+import type { UsercacheEntry, UsercacheRecord } from '../../../shared/events/index.js';
+import { acceptPutEntries, PutRejection, recordsFromTexts, toRecordsWithin, toSeconds } from './put-entries.js';
+import { entryTexts, locatePutList } from './put-layout.js';
 
 const entry = (writeTs: unknown, extra: Record<string, unknown> = {}) => ({
   metadata: { key: 'background/location', platform: 'android', type: 'sensor-data', write_ts: writeTs, ...extra },
@@ -77,5 +79,46 @@ describe('acceptPutEntries', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('recordsFromTexts', () => {
+  const list = [
+    entry(1440688707),
+    { ...entry(1440688707867), data: { ts: 1440688707000, nested: { a: [1, 2] } } },
+    entry(1440688709, { type: undefined }),
+    { metadata: { key: 'manual/mode_confirm', write_ts: 1440688710, type: 'message' }, data: { label: 'a "quoted" label' } },
+  ];
+  const textsOf = (entries: unknown[]) => {
+    const text = JSON.stringify({ phone_to_server: entries });
+    return entryTexts(text, locatePutList(Buffer.from(text), 'phone_to_server')!);
+  };
+  const parsed = (records: UsercacheRecord[]) =>
+    records.map((r) => ({ ...r, metadata_json: JSON.parse(r.metadata_json), data_json: JSON.parse(r.data_json) }));
+
+  it('When entries arrive as text, then the records equal those of the parsed path, unchanged texts kept as sent', () => {
+    const fromTexts = recordsFromTexts('u', textsOf(list), 7, 10) as UsercacheRecord[];
+    const fromList = toRecordsWithin('u', acceptPutEntries(list, 10) as UsercacheEntry[], 7) as UsercacheRecord[];
+    expect(parsed(fromTexts)).toEqual(parsed(fromList));
+    expect(fromTexts[0]!.data_json).toBe(JSON.stringify(list[0]!.data));
+    expect(JSON.parse(fromTexts[1]!.data_json).ts).toBe(1440688707);
+  });
+
+  it.each([
+    ['phone_to_server[1] must be an object', [entry(1440688707), 'x'], false],
+    ['phone_to_server[0].metadata.write_ts', [entry(-5)], false],
+    ['phone_to_server[0] is', [{ ...entry(1440688707), data: { big: 'x'.repeat(2000) } }], true],
+  ])('When a put holds a bad entry, then it is refused whole, naming %s', (why, entries, tooLarge) => {
+    const result = recordsFromTexts('u', textsOf(entries), 7, 10, 1000);
+    expect(result).toBeInstanceOf(PutRejection);
+    expect((result as PutRejection).message).toContain(why);
+    expect((result as PutRejection).tooLarge).toBe(tooLarge);
+  });
+
+  it('When an element is not JSON, or there are too many, then the put is refused naming why', () => {
+    const text = `{"phone_to_server": [${JSON.stringify(entry(1440688707))}, {"a" 1}]}`;
+    const bad = recordsFromTexts('u', entryTexts(text, locatePutList(Buffer.from(text), 'phone_to_server')!), 7, 10);
+    expect((bad as PutRejection).message).toMatch(/not valid JSON: phone_to_server\[1\]/);
+    expect((recordsFromTexts('u', textsOf(list), 7, 3) as PutRejection).message).toContain('at most 3 per call');
   });
 });

@@ -1,6 +1,7 @@
 import { MAX_CONVERTED_ENTRY_BYTES } from '../../../shared/events/entry-limits.js';
 import { toUsercacheRecord, type UsercacheEntry, type UsercacheRecord } from '../../../shared/events/index.js';
 import { isPlausibleTimestamp } from '../../../shared/time/index.js';
+import type { PutEntryTexts } from './put-layout.js';
 
 /** Why a request was refused, naming the first bad entry, so a developer can find it in a 10,000-entry batch. */
 export class PutRejection {
@@ -69,14 +70,20 @@ function checkEntry(raw: unknown, index: number): UsercacheEntry | PutRejection 
   }
   if (!isPlainObject(data)) return new PutRejection(`${where}.data must be an object`, index);
   const seconds = toSeconds(writeTs);
+  const fullType = typeof type === 'string' ? type : defaultType(key);
+  const dataTs = data['ts'];
+  // Copied only when something changes, so that an unchanged object can be published as the text the phone sent.
   const convertedData =
-    typeof data['ts'] === 'number' && Number.isFinite(data['ts']) ? { ...data, ts: toSeconds(data['ts']) } : data;
+    typeof dataTs === 'number' && Number.isFinite(dataTs) && dataTs >= MILLISECONDS_THRESHOLD
+      ? { ...data, ts: toSeconds(dataTs) }
+      : data;
+  const sameMetadata = seconds === writeTs && type === fullType;
   return {
     key,
-    type: typeof type === 'string' ? type : defaultType(key),
+    type: fullType,
     writeTs: seconds,
     platform: typeof platform === 'string' ? platform : null,
-    metadata: { ...metadata, write_ts: seconds, type: typeof type === 'string' ? type : defaultType(key) },
+    metadata: sameMetadata ? metadata : { ...metadata, write_ts: seconds, type: fullType },
     data: convertedData,
   };
 }
@@ -113,18 +120,66 @@ export function toRecordsWithin(
   const records: UsercacheRecord[] = [];
   for (let i = 0; i < entries.length; i += 1) {
     const record = toUsercacheRecord(userId, entries[i]!, receivedTs);
-    // Length in UTF-16 units bounds the UTF-8 size from below; count bytes only when it could matter.
-    const chars = record.metadata_json.length + record.data_json.length;
-    if (chars * 3 > maxEntryBytes) {
-      const bytes = Buffer.byteLength(record.metadata_json) + Buffer.byteLength(record.data_json);
-      if (bytes > maxEntryBytes) {
-        return new PutRejection(
-          `phone_to_server[${i}] is ${bytes} bytes; an entry may be at most ${maxEntryBytes} bytes`,
-          i,
-          true,
-        );
-      }
+    const tooLarge = sizeRejection(record, i, maxEntryBytes);
+    if (tooLarge) return tooLarge;
+    records.push(record);
+  }
+  return records;
+}
+
+function sizeRejection(record: UsercacheRecord, index: number, maxEntryBytes: number): PutRejection | null {
+  // Length in UTF-16 units bounds the UTF-8 size from below; count bytes only when it could matter.
+  const chars = record.metadata_json.length + record.data_json.length;
+  if (chars * 3 <= maxEntryBytes) return null;
+  const bytes = Buffer.byteLength(record.metadata_json) + Buffer.byteLength(record.data_json);
+  if (bytes <= maxEntryBytes) return null;
+  return new PutRejection(
+    `phone_to_server[${index}] is ${bytes} bytes; an entry may be at most ${maxEntryBytes} bytes`,
+    index,
+    true,
+  );
+}
+
+/**
+ * The records of a put whose entries arrive as text (domain/put-layout.ts), parsed and checked one at a time so
+ * that no object graph of the whole put exists: the same checks, the same records as acceptPutEntries then
+ * toRecordsWithin, and all of them before anything is published. An entry the gateway leaves as it is keeps the
+ * phone's own text for its metadata and data; one it changes (milliseconds, a missing type) is written anew.
+ */
+export function recordsFromTexts(
+  userId: string,
+  texts: PutEntryTexts,
+  receivedTs: number,
+  maxEntries: number,
+  maxEntryBytes = MAX_ENTRY_BYTES,
+): UsercacheRecord[] | PutRejection {
+  if (texts.count > maxEntries) {
+    return new PutRejection(`phone_to_server holds ${texts.count} entries; at most ${maxEntries} per call`, null);
+  }
+  const records: UsercacheRecord[] = [];
+  for (let i = 0; i < texts.count; i += 1) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(texts.element(i));
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      return new PutRejection(`request body is not valid JSON: phone_to_server[${i}]: ${why}`, i);
     }
+    const entry = checkEntry(raw, i);
+    if (entry instanceof PutRejection) return entry;
+    const sent = raw as { metadata: unknown; data: unknown };
+    const record: UsercacheRecord = {
+      user_id: userId,
+      key: entry.key,
+      type: entry.type,
+      write_ts: entry.writeTs,
+      platform: entry.platform,
+      received_ts: receivedTs,
+      metadata_json: (entry.metadata === sent.metadata && texts.metadata(i)) || JSON.stringify(entry.metadata),
+      data_json: (entry.data === sent.data && texts.data(i)) || JSON.stringify(entry.data),
+    };
+    const tooLarge = sizeRejection(record, i, maxEntryBytes);
+    if (tooLarge) return tooLarge;
     records.push(record);
   }
   return records;

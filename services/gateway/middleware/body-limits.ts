@@ -17,6 +17,12 @@ import type { BodyBudget } from './body-budget.js';
 export interface BodyLimitOptions {
   /** The largest body a route takes and the budget its bytes count against, by route template (`ctx.state.route`). */
   boundsFor: (route: string) => { limitBytes: number; budget: BodyBudget };
+  /**
+   * Whether a route's body has its nesting bounded here as it arrives. The puts' bodies are bounded by
+   * middleware/put-body.ts instead, in the pass that finds their entries, so their bytes are walked once.
+   * @defaultValue every route
+   */
+  scansDepth?: (route: string) => boolean;
   /** A body silent this long is cut off; after this long it must also average `minBytesPerSecond`. */
   idleTimeoutMs: number;
   minBytesPerSecond: number;
@@ -61,7 +67,8 @@ export function limitBody(options: BodyLimitOptions): Middleware<GatewayState> {
         `request body of ${declared} bytes exceeds the limit of ${limitBytes} bytes for ${route}`,
       );
     if (declared > budget.freeBytes) throw overloaded();
-    const meter = meterBody(ctx.req, { ...options, limitBytes, budget, route });
+    const scansDepth = options.scansDepth?.(route) ?? true;
+    const meter = meterBody(ctx.req, { ...options, limitBytes, budget, route, scansDepth });
     ctx.req.once('end', () => (ctx.state.bodyUnread = false));
     ctx.state.bodyStream = meter.stream;
     try {
@@ -74,6 +81,7 @@ export function limitBody(options: BodyLimitOptions): Middleware<GatewayState> {
 
 interface MeterOptions {
   route: string;
+  scansDepth: boolean;
   limitBytes: number;
   budget: BodyBudget;
   idleTimeoutMs: number;
@@ -83,11 +91,11 @@ interface MeterOptions {
 /** The request's bytes through a stream that fails with the AppError of the first bound they pass. */
 function meterBody(
   req: IncomingMessage,
-  { route, limitBytes, budget, idleTimeoutMs, minBytesPerSecond }: MeterOptions,
+  { route, scansDepth, limitBytes, budget, idleTimeoutMs, minBytesPerSecond }: MeterOptions,
 ) {
   let total = 0;
   let reserved = 0;
-  const depth = createDepthScanner();
+  const depth = scansDepth ? createDepthScanner() : null;
   const startedAt = Date.now();
   let lastByteAt = startedAt;
   const stream = new Transform({
@@ -99,7 +107,7 @@ function meterBody(
       if (!budget.tryReserve(chunk.length)) return done(overloaded());
       reserved += chunk.length;
       // Nesting is bounded on the bytes as they pass, so a too-deep body is refused before anything parses it.
-      const tooDeep = depth.push(chunk);
+      const tooDeep = depth?.push(chunk);
       if (tooDeep) return done(tooDeepError(tooDeep));
       done(null, chunk);
     },

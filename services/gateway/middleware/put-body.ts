@@ -1,5 +1,8 @@
+import { isAscii } from 'node:buffer';
 import type { Middleware } from 'koa';
 import { UnsupportedMediaTypeError, ValidationError } from '../../../shared/errors/index.js';
+import { createDepthScanner, tooDeepError } from '../domain/json-depth.js';
+import { entryTexts, locatePutList } from '../domain/put-layout.js';
 import { jsonObject } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
 
@@ -26,17 +29,31 @@ export function readPutBody(): Middleware<GatewayState> {
   };
 }
 
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new ValidationError(`request body is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
 /**
  * Parses an admitted put's bytes as a JSON object. The phone app sends `application/json; charset=UTF-8`; a body
  * of another type, a body that is not JSON, or JSON that is not an object is refused with a 4xx naming why. An
  * empty body counts as `{}`.
+ *
+ * A `/usercache/put` body in ASCII (every phone's, unless an entry carries accented text) is parsed without its
+ * entries, which are left as text in `ctx.state.putEntries` for the route to parse one at a time
+ * (domain/put-layout.ts): a 10,000-entry put then never exists as one object graph, and entries are published as
+ * the phone wrote them. Other bodies, and bodies laid out otherwise, are parsed whole.
  */
 export function parsePutBody(): Middleware<GatewayState> {
   return async (ctx, next) => {
     const bytes = ctx.state.putBytes;
     if (bytes === undefined || !isPutRoute(ctx.state.route)) return next();
     ctx.state.putBytes = undefined;
-    const raw = bytes.toString('utf8');
+    const ascii = isAscii(bytes);
+    const raw = bytes.toString(ascii ? 'latin1' : 'utf8');
     if (raw.trim() === '') {
       ctx.request.body = {};
       return next();
@@ -46,14 +63,18 @@ export function parsePutBody(): Middleware<GatewayState> {
         `expected Content-Type application/json, got ${ctx.get('content-type') || 'none'}`,
       );
     }
-    // Its nesting was bounded as the bytes arrived (middleware/body-limits.ts).
-    let body: unknown;
-    try {
-      body = JSON.parse(raw);
-    } catch (err) {
-      throw new ValidationError(`request body is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+    // Nesting is bounded before anything parses (domain/json-depth.ts): the layout is found only in a body within
+    // the bound, and any other body is scanned for it here.
+    const layout = ascii && ctx.state.route === '/usercache/put' ? locatePutList(bytes, 'phone_to_server') : null;
+    if (layout === null) {
+      const tooDeep = createDepthScanner().push(bytes);
+      if (tooDeep) throw tooDeepError(tooDeep);
+      ctx.request.body = jsonObject(parseJson(raw));
+      return next();
     }
-    ctx.request.body = jsonObject(body);
+    // The body with an empty list: its parse checks everything but the entries, which the route parses.
+    ctx.request.body = jsonObject(parseJson(raw.slice(0, layout.listOpen + 1) + raw.slice(layout.listClose)));
+    ctx.state.putEntries = entryTexts(raw, layout);
     return next();
   };
 }

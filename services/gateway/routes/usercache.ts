@@ -2,14 +2,16 @@ import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import type { RecordMetadata } from 'kafkajs';
 import { PayloadTooLargeError, ValidationError } from '../../../shared/errors/index.js';
-import type { UsercacheEntry } from '../../../shared/events/index.js';
-import { acceptPutEntries, PutRejection, toRecordsWithin } from '../domain/put-entries.js';
+import type { UsercacheRecord } from '../../../shared/events/index.js';
+import { acceptPutEntries, PutRejection, recordsFromTexts, toRecordsWithin } from '../domain/put-entries.js';
+import type { PutEntryTexts } from '../domain/put-layout.js';
 import { bodyOf } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
 import type { UsercachePublisher } from '../ingest/kafka-usercache-publisher.js';
 import type { DocumentReader } from './stores.js';
 import type { WebLog } from '../web-log.js';
 import { loggableToken } from '../auth/resolve-token.js';
+import { logLines } from '../../../shared/logger/index.js';
 import { identifyUser, type IdentifyDeps } from './identify-user.js';
 
 export interface UsercacheDeps extends IdentifyDeps {
@@ -22,75 +24,85 @@ export interface UsercacheDeps extends IdentifyDeps {
 }
 
 /** The identity of an entry: (type, key, write_ts) within a user. */
-function identity(e: UsercacheEntry): string {
-  return `${e.type}\u0000${e.key}\u0000${e.writeTs}`;
+function identity(r: UsercacheRecord): string {
+  return `${r.type}\u0000${r.key}\u0000${r.write_ts}`;
 }
 
 /**
- * One line per entry, as e-mission writes them, with the broker's acknowledgement as the store's write result.
- * `updatedExisting` is true for an entry whose identity came earlier in the same batch; across calls, the
- * timeseries upsert makes a re-push overwrite the same row.
+ * One line per entry, as e-mission writes them, with the broker's acknowledgement as the store's write result, all
+ * written as one log record (logLines). `updatedExisting` is true for an entry whose identity came earlier in the
+ * same batch; across calls, the timeseries upsert makes a re-push overwrite the same row.
  */
 function logEntryResults(
   webLog: WebLog,
   userId: string,
-  entries: readonly UsercacheEntry[],
+  records: readonly UsercacheRecord[],
   acks: RecordMetadata[],
 ): void {
   if (!webLog.isLevelEnabled('debug')) return;
   const ack = acks[0];
   const base = ack ? Number(ack.baseOffset ?? ack.offset ?? 0) : 0;
+  // JSON.stringify of {n, ok, updatedExisting, topic, partition, offset}, composed by hand: 10,000 times a put.
+  const where = `"topic":${JSON.stringify(ack?.topicName)},"partition":${JSON.stringify(ack?.partition)}`;
   const seen = new Set<string>();
-  entries.forEach((e, i) => {
-    const id = identity(e);
-    const result = {
-      n: 1,
-      ok: 1,
-      updatedExisting: seen.has(id),
-      topic: ack?.topicName,
-      partition: ack?.partition,
-      offset: base + i,
-    };
+  const lines = records.map((r, i) => {
+    const id = identity(r);
+    const updatedExisting = seen.has(id);
     seen.add(id);
-    webLog.debug(
-      `Updated result for user = ${userId}, key = ${e.key}, write_ts = ${e.writeTs} = ${JSON.stringify(result)}`,
-    );
+    const result = `{"n":1,"ok":1,"updatedExisting":${updatedExisting},${where},"offset":${base + i}}`;
+    return `Updated result for user = ${userId}, key = ${r.key}, write_ts = ${r.write_ts} = ${result}`;
   });
+  logLines(webLog, 'debug', lines);
 }
+
+/** A put's entries: as text left by middleware/put-body.ts, or a parsed list (putone, and bodies parsed whole). */
+type PutSource = { texts: PutEntryTexts } | { list: unknown };
 
 export function usercacheRoutes(deps: UsercacheDeps): Router<GatewayState> {
   const router = new Router<GatewayState>();
   const maxEntries = deps.maxEntriesPerPut ?? 50_000;
 
-  async function put(entriesJson: unknown, ctx: ParameterizedContext<GatewayState>) {
+  /** The records of a put: from entries left as text by middleware/put-body.ts, or from a parsed list. */
+  function recordsOf(userId: string, source: PutSource): UsercacheRecord[] {
+    const receivedTs = Date.now() / 1000;
+    let records: UsercacheRecord[] | PutRejection;
+    if ('texts' in source) records = recordsFromTexts(userId, source.texts, receivedTs, maxEntries);
+    else {
+      const accepted = acceptPutEntries(source.list, maxEntries);
+      records = accepted instanceof PutRejection ? accepted : toRecordsWithin(userId, accepted, receivedTs);
+    }
+    if (records instanceof PutRejection) {
+      const Refusal = records.tooLarge ? PayloadTooLargeError : ValidationError;
+      throw new Refusal(records.message, { details: { entry_index: records.index } });
+    }
+    return records;
+  }
+
+  async function put(source: PutSource, ctx: ParameterizedContext<GatewayState>) {
     const user = await identifyUser(ctx, deps);
-    const accepted = acceptPutEntries(entriesJson, maxEntries);
-    if (accepted instanceof PutRejection)
-      throw new ValidationError(accepted.message, { details: { entry_index: accepted.index } });
+    const records = recordsOf(user.uuid, source);
     deps.webLog.debug(
-      `user_email = ${loggableToken(user.userEmail, deps.auth)} -> uuid = ${user.uuid}, ${accepted.length} entries`,
+      `user_email = ${loggableToken(user.userEmail, deps.auth)} -> uuid = ${user.uuid}, ${records.length} entries`,
     );
-    if (accepted.length === 0) {
+    if (records.length === 0) {
       deps.webLog.info(`For ${user.uuid}, no entries to put`);
       return;
     }
-    const records = toRecordsWithin(user.uuid, accepted, Date.now() / 1000);
-    if (records instanceof PutRejection)
-      throw new PayloadTooLargeError(records.message, { details: { entry_index: records.index } });
     const acks = await deps.publisher.publish(user.uuid, records);
-    logEntryResults(deps.webLog, user.uuid, accepted, acks);
-    deps.onAccepted?.(accepted.length);
+    logEntryResults(deps.webLog, user.uuid, records, acks);
+    deps.onAccepted?.(records.length);
   }
 
   router.post('/usercache/put', async (ctx) => {
-    await put(bodyOf(ctx.request.body)['phone_to_server'], ctx);
+    const texts = ctx.state.putEntries;
+    await put(texts ? { texts } : { list: bodyOf(ctx.request.body)['phone_to_server'] }, ctx);
     ctx.body = {};
   });
 
   router.post('/usercache/putone', async (ctx) => {
     const entry = bodyOf(ctx.request.body)['the_entry'];
     if (entry === undefined) throw new ValidationError('the_entry is missing');
-    await put([entry], ctx);
+    await put({ list: [entry] }, ctx);
     ctx.body = { putone: true };
   });
 
