@@ -53,20 +53,23 @@ export function kafkajsLogCreator(logger: Logger): logCreator {
     };
 }
 
+/** A symbol, so no caller's metadata named `lines` is ever taken for them. */
+const LINES = Symbol.for('itinera.log.lines');
+
 /**
  * The winston format of the spec's log files (webserver.log, intake_<n>.log.gz). Node runs one JS thread per
  * process, so the process id stands in for the thread id: it tells interleaved processes apart. A record carrying
  * `lines` (logLines) is written as those lines, each with its own prefix.
  */
 export function specLineFormat(): winston.Logform.Format {
-  return winston.format.printf(({ level, message, [LINES]: lines }) =>
-    Array.isArray(lines)
+  return winston.format.printf((info) => {
+    const { level, message } = info;
+    const lines = (info as Record<symbol, unknown>)[LINES];
+    return Array.isArray(lines)
       ? webLogLines(Date.now(), level, process.pid, lines as string[])
-      : webLogLine(Date.now(), level, process.pid, String(message)),
-  );
+      : webLogLine(Date.now(), level, process.pid, String(message));
+  });
 }
-
-const LINES = 'lines';
 
 /**
  * Many lines of a spec log as one record: the gateway writes a line per entry of a put (10,000 of them), and one

@@ -91,7 +91,7 @@ describe('recordsFromTexts', () => {
   ];
   const textsOf = (entries: unknown[]) => {
     const text = JSON.stringify({ phone_to_server: entries });
-    return entryTexts(text, locatePutList(Buffer.from(text), 'phone_to_server')!);
+    return entryTexts(text, locatePutList(Buffer.from(text), 'phone_to_server', 50_000)!);
   };
   const parsed = (records: UsercacheRecord[]) =>
     records.map((r) => ({ ...r, metadata_json: JSON.parse(r.metadata_json), data_json: JSON.parse(r.data_json) }));
@@ -115,9 +115,15 @@ describe('recordsFromTexts', () => {
     expect((result as PutRejection).tooLarge).toBe(tooLarge);
   });
 
+  it('When one entry is too large and a later one malformed, then the put is a 400 naming the malformed one, as parsed whole', () => {
+    const big = { ...entry(1440688707), data: { big: 'x'.repeat(2000) } };
+    const result = recordsFromTexts('u', textsOf([big, 5]), 7, 10, 1000) as PutRejection;
+    expect([result.tooLarge, result.index]).toEqual([false, 1]);
+  });
+
   it('When an element is not JSON, or there are too many, then the put is refused naming why', () => {
     const text = `{"phone_to_server": [${JSON.stringify(entry(1440688707))}, {"a" 1}]}`;
-    const bad = recordsFromTexts('u', entryTexts(text, locatePutList(Buffer.from(text), 'phone_to_server')!), 7, 10);
+    const bad = recordsFromTexts('u', entryTexts(text, locatePutList(Buffer.from(text), 'phone_to_server', 50_000)!), 7, 10);
     expect((bad as PutRejection).message).toMatch(/not valid JSON: phone_to_server\[1\]/);
     expect((recordsFromTexts('u', textsOf(list), 7, 3) as PutRejection).message).toContain('at most 3 per call');
   });

@@ -20,6 +20,9 @@ export class PutRejection {
  */
 export const MAX_ENTRY_BYTES = Math.floor(MAX_CONVERTED_ENTRY_BYTES * 0.75);
 
+/** Most entries one put may carry; the phone sends at most 10,000. */
+export const MAX_ENTRIES_PER_PUT = 50_000;
+
 /** e-mission's rule: a timestamp at or above 1e11 is in milliseconds (1e11 s is the year 5138). */
 const MILLISECONDS_THRESHOLD = 1e11;
 /** Longest key we accept; real keys are under 40 characters. */
@@ -157,6 +160,8 @@ export function recordsFromTexts(
     return new PutRejection(`phone_to_server holds ${texts.count} entries; at most ${maxEntries} per call`, null);
   }
   const records: UsercacheRecord[] = [];
+  // A malformed entry anywhere is a 400 before any entry's size is a 413, as when the put is parsed whole.
+  let tooLarge: PutRejection | null = null;
   for (let i = 0; i < texts.count; i += 1) {
     let raw: unknown;
     try {
@@ -178,9 +183,8 @@ export function recordsFromTexts(
       metadata_json: (entry.metadata === sent.metadata && texts.metadata(i)) || JSON.stringify(entry.metadata),
       data_json: (entry.data === sent.data && texts.data(i)) || JSON.stringify(entry.data),
     };
-    const tooLarge = sizeRejection(record, i, maxEntryBytes);
-    if (tooLarge) return tooLarge;
-    records.push(record);
+    tooLarge ??= sizeRejection(record, i, maxEntryBytes);
+    if (!tooLarge) records.push(record);
   }
-  return records;
+  return tooLarge ?? records;
 }

@@ -12,8 +12,9 @@ export interface PutLayout {
   /** Offset of the list's `[` and of its `]`. */
   listOpen: number;
   listClose: number;
+  /** Elements in the list, all of them. */
   count: number;
-  /** SPAN_FIELDS numbers per element. */
+  /** SPAN_FIELDS numbers per element, for the first `maxElements + 1` elements. */
   spans: Int32Array;
 }
 
@@ -31,8 +32,11 @@ export interface PutEntryTexts {
 export function entryTexts(text: string, layout: PutLayout): PutEntryTexts {
   const { spans } = layout;
   const slice = (index: number, field: number) => {
-    const start = spans[index * SPAN_FIELDS + field]!;
-    const end = spans[index * SPAN_FIELDS + field + 1]!;
+    const at = index * SPAN_FIELDS + field;
+    // Past the elements whose spans were kept (a list over the limit, refused on its count): nothing.
+    if (index >= layout.count || at + 1 >= spans.length) return null;
+    const start = spans[at]!;
+    const end = spans[at + 1]!;
     return start < 0 || end < 0 ? null : text.slice(start, end);
   };
   return {
@@ -83,8 +87,12 @@ function closingQuote(bytes: Uint8Array, from: number): number {
   return -1;
 }
 
-/** Which of `keys` the bytes [start, end) spell, or -1 (a key written with escapes spells none). */
+/** A key written with escapes (`"d\u0061ta"`): its bytes are not what it spells. */
+const ESCAPED_KEY = -2;
+
+/** Which of `keys` the bytes [start, end) spell, -1 for none, or ESCAPED_KEY. */
 function keyIndex(bytes: Uint8Array, start: number, end: number, keys: readonly Uint8Array[]): number {
+  if (bytes.subarray(start, end).includes(BACKSLASH)) return ESCAPED_KEY;
   for (let k = 0; k < keys.length; k++) {
     const key = keys[k]!;
     if (key.length !== end - start) continue;
@@ -99,10 +107,15 @@ function keyIndex(bytes: Uint8Array, start: number, end: number, keys: readonly 
  * Finds the list held by the top-level object's member `listKey` and the spans of its elements, in one pass over
  * the bytes. Not a validator: it only delimits, and the caller parses the body outside the list and each element on
  * its own, which together validate exactly what parsing the whole body would. Returns null (parse the whole body
- * instead) when the body is not laid out so: no such list, the key twice, brackets that do not match, nesting deeper
- * than MAX_JSON_DEPTH. A body it lays out is therefore nested within the bound.
+ * instead) when the body is not laid out so: no such list, the key twice (whatever its second value), a key of the
+ * top-level object or of an entry written with escapes (JSON.parse would read it as the key it spells, and a
+ * repeated `metadata` could then be checked in one object and published from another), brackets that do not match,
+ * nesting deeper than MAX_JSON_DEPTH. A body it lays out is therefore nested within the bound.
+ *
+ * Spans are kept for the first `maxElements + 1` elements only, so a hostile list of millions of commas costs no
+ * more memory than a list one over the limit; `count` is still every element's, for the refusal to name.
  */
-export function locatePutList(bytes: Uint8Array, listKey: string): PutLayout | null {
+export function locatePutList(bytes: Uint8Array, listKey: string, maxElements: number): PutLayout | null {
   const topKeys = [Buffer.from(listKey)];
   const entryKeys = [METADATA_KEY, DATA_KEY];
   const isArray = new Uint8Array(MAX_JSON_DEPTH + 2);
@@ -110,8 +123,12 @@ export function locatePutList(bytes: Uint8Array, listKey: string): PutLayout | n
   const expectKey = new Uint8Array(MAX_JSON_DEPTH + 2);
   /** Per depth: which candidate the object's current key matched (-1 none). */
   const keyAt = new Int8Array(MAX_JSON_DEPTH + 2);
-  let spans = new Int32Array(SPAN_FIELDS * 1024);
+  const maxSpans = (maxElements + 1) * SPAN_FIELDS;
+  let spans = new Int32Array(Math.min(SPAN_FIELDS * 1024, maxSpans));
   let count = 0;
+  /** Where the current element's spans go, -1 past the elements kept. */
+  let slot = -1;
+  let listKeySeen = false;
   let depth = 0;
   let listOpen = -1;
   let listClose = -1;
@@ -122,22 +139,24 @@ export function locatePutList(bytes: Uint8Array, listKey: string): PutLayout | n
   /** A comma at list level was seen and no element has begun since. */
   let afterComma = false;
 
-  /** Called after startElementSpans made room for the element. */
+  /** Called after startElementSpans chose the element's slot. */
   const closeElement = () => {
-    const base = count * SPAN_FIELDS;
-    spans[base + ELEMENT] = elementStart < 0 ? lastSignificant + 1 : elementStart;
-    spans[base + ELEMENT + 1] = lastSignificant + 1;
+    if (slot >= 0) {
+      spans[slot + ELEMENT] = elementStart < 0 ? lastSignificant + 1 : elementStart;
+      spans[slot + ELEMENT + 1] = lastSignificant + 1;
+    }
     count += 1;
     elementStart = -1;
   };
   const startElementSpans = () => {
-    const base = count * SPAN_FIELDS;
-    if (base + SPAN_FIELDS > spans.length) {
-      const grown = new Int32Array(spans.length * 2);
+    slot = count <= maxElements ? count * SPAN_FIELDS : -1;
+    if (slot < 0) return;
+    if (slot + SPAN_FIELDS > spans.length) {
+      const grown = new Int32Array(Math.min(spans.length * 2, maxSpans));
       grown.set(spans);
       spans = grown;
     }
-    spans.fill(-1, base + METADATA, base + SPAN_FIELDS);
+    spans.fill(-1, slot + METADATA, slot + SPAN_FIELDS);
   };
 
   for (let i = 0; i < bytes.length; i += 1) {
@@ -156,7 +175,15 @@ export function locatePutList(bytes: Uint8Array, listKey: string): PutLayout | n
       const close = closingQuote(bytes, i + 1);
       if (close < 0) return null;
       const isKey = !isArray[depth] && expectKey[depth] === 1 && (depth === 1 || (inList && depth === 3));
-      if (isKey) keyAt[depth] = keyIndex(bytes, i + 1, close, depth === 1 ? topKeys : entryKeys);
+      if (isKey) {
+        const key = keyIndex(bytes, i + 1, close, depth === 1 ? topKeys : entryKeys);
+        if (key === ESCAPED_KEY) return null;
+        if (depth === 1 && key === 0) {
+          if (listKeySeen) return null;
+          listKeySeen = true;
+        }
+        keyAt[depth] = key;
+      }
       i = close;
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       // Deeper than the bound: the caller's depth scan names where, and refuses the body.
@@ -169,7 +196,7 @@ export function locatePutList(bytes: Uint8Array, listKey: string): PutLayout | n
       }
       const member = keyAt[3]!;
       if (inList && depth === 3 && c === OPEN_OBJECT && expectKey[3] === 0 && member >= 0) {
-        spans[count * SPAN_FIELDS + (member === 0 ? METADATA : DATA)] = i;
+        if (slot >= 0) spans[slot + (member === 0 ? METADATA : DATA)] = i;
       }
       depth += 1;
       isArray[depth] = c === OPEN_ARRAY ? 1 : 0;
@@ -184,7 +211,7 @@ export function locatePutList(bytes: Uint8Array, listKey: string): PutLayout | n
         listClose = i;
         inList = false;
       } else if (inList && depth === 4 && !isArray[4] && !isArray[3] && keyAt[3]! >= 0) {
-        spans[count * SPAN_FIELDS + (keyAt[3] === 0 ? METADATA : DATA) + 1] = i + 1;
+        if (slot >= 0) spans[slot + (keyAt[3] === 0 ? METADATA : DATA) + 1] = i + 1;
       }
       depth -= 1;
     } else if (c === COMMA) {

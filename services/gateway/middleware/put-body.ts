@@ -2,6 +2,7 @@ import { isAscii } from 'node:buffer';
 import type { Middleware } from 'koa';
 import { UnsupportedMediaTypeError, ValidationError } from '../../../shared/errors/index.js';
 import { createDepthScanner, tooDeepError } from '../domain/json-depth.js';
+import { MAX_ENTRIES_PER_PUT } from '../domain/put-entries.js';
 import { entryTexts, locatePutList } from '../domain/put-layout.js';
 import { jsonObject } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
@@ -47,7 +48,7 @@ function parseJson(text: string): unknown {
  * (domain/put-layout.ts): a 10,000-entry put then never exists as one object graph, and entries are published as
  * the phone wrote them. Other bodies, and bodies laid out otherwise, are parsed whole.
  */
-export function parsePutBody(): Middleware<GatewayState> {
+export function parsePutBody({ maxEntries = MAX_ENTRIES_PER_PUT } = {}): Middleware<GatewayState> {
   return async (ctx, next) => {
     const bytes = ctx.state.putBytes;
     if (bytes === undefined || !isPutRoute(ctx.state.route)) return next();
@@ -65,16 +66,20 @@ export function parsePutBody(): Middleware<GatewayState> {
     }
     // Nesting is bounded before anything parses (domain/json-depth.ts): the layout is found only in a body within
     // the bound, and any other body is scanned for it here.
-    const layout = ascii && ctx.state.route === '/usercache/put' ? locatePutList(bytes, 'phone_to_server') : null;
-    if (layout === null) {
-      const tooDeep = createDepthScanner().push(bytes);
-      if (tooDeep) throw tooDeepError(tooDeep);
-      ctx.request.body = jsonObject(parseJson(raw));
+    const layout =
+      ascii && ctx.state.route === '/usercache/put' ? locatePutList(bytes, 'phone_to_server', maxEntries) : null;
+    // The body with an empty list: its parse checks everything but the entries, which the route parses.
+    const skeleton = layout && jsonObject(parseJson(raw.slice(0, layout.listOpen + 1) + raw.slice(layout.listClose)));
+    const list = skeleton?.['phone_to_server'];
+    if (layout && Array.isArray(list) && list.length === 0) {
+      ctx.request.body = skeleton;
+      ctx.state.putEntries = entryTexts(raw, layout);
       return next();
     }
-    // The body with an empty list: its parse checks everything but the entries, which the route parses.
-    ctx.request.body = jsonObject(parseJson(raw.slice(0, layout.listOpen + 1) + raw.slice(layout.listClose)));
-    ctx.state.putEntries = entryTexts(raw, layout);
+    // Not laid out so (or, should the layout ever disagree with the parser, not trusted): parsed whole.
+    const tooDeep = createDepthScanner().push(bytes);
+    if (tooDeep) throw tooDeepError(tooDeep);
+    ctx.request.body = jsonObject(parseJson(raw));
     return next();
   };
 }

@@ -3,7 +3,13 @@ import type { ParameterizedContext } from 'koa';
 import type { RecordMetadata } from 'kafkajs';
 import { PayloadTooLargeError, ValidationError } from '../../../shared/errors/index.js';
 import type { UsercacheRecord } from '../../../shared/events/index.js';
-import { acceptPutEntries, PutRejection, recordsFromTexts, toRecordsWithin } from '../domain/put-entries.js';
+import {
+  acceptPutEntries,
+  MAX_ENTRIES_PER_PUT,
+  PutRejection,
+  recordsFromTexts,
+  toRecordsWithin,
+} from '../domain/put-entries.js';
 import type { PutEntryTexts } from '../domain/put-layout.js';
 import { bodyOf } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
@@ -18,7 +24,7 @@ export interface UsercacheDeps extends IdentifyDeps {
   publisher: UsercachePublisher;
   documents: DocumentReader;
   webLog: WebLog;
-  /** Most entries one put may carry; the phone sends at most 10,000. @defaultValue 50000 */
+  /** Most entries one put may carry. @defaultValue MAX_ENTRIES_PER_PUT */
   maxEntriesPerPut?: number;
   onAccepted?: (count: number) => void;
 }
@@ -60,7 +66,7 @@ type PutSource = { texts: PutEntryTexts } | { list: unknown };
 
 export function usercacheRoutes(deps: UsercacheDeps): Router<GatewayState> {
   const router = new Router<GatewayState>();
-  const maxEntries = deps.maxEntriesPerPut ?? 50_000;
+  const maxEntries = deps.maxEntriesPerPut ?? MAX_ENTRIES_PER_PUT;
 
   /** The records of a put: from entries left as text by middleware/put-body.ts, or from a parsed list. */
   function recordsOf(userId: string, source: PutSource): UsercacheRecord[] {

@@ -1,0 +1,84 @@
+import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
+import Koa from 'koa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GatewayState } from '../gateway-state.js';
+import { BodyBudget } from './body-budget.js';
+import { limitBody } from './body-limits.js';
+import { errorHandler } from './error-handler.js';
+import { isPutRoute, parsePutBody, readPutBody } from './put-body.js';
+
+/** The put bodies' reading and parsing on a real socket: which bodies keep their entries as text, which are whole. */
+
+let url: URL;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  const app = new Koa<GatewayState>();
+  app.use(errorHandler({ stdout: new PassThrough() }));
+  app.use(async (ctx, next) => {
+    ctx.state.route = ctx.path;
+    return next();
+  });
+  const budget = new BodyBudget(10_000_000);
+  app.use(
+    limitBody({
+      boundsFor: () => ({ limitBytes: 1_000_000, budget }),
+      scansDepth: (route) => !isPutRoute(route),
+      idleTimeoutMs: 2000,
+      minBytesPerSecond: 100,
+    }),
+  );
+  app.use(readPutBody());
+  app.use(parsePutBody());
+  app.use(async (ctx) => {
+    const texts = ctx.state.putEntries;
+    ctx.body = {
+      body: ctx.request.body,
+      texts: texts ? Array.from({ length: texts.count }, (_, i) => texts.element(i)) : null,
+    };
+  });
+  app.on('error', () => undefined);
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  close = () => new Promise((r) => server.close(() => r()));
+});
+
+afterAll(() => close());
+
+async function put(body: string, path = '/usercache/put') {
+  const res = await fetch(new URL(path, url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, any> };
+}
+
+describe('put bodies', () => {
+  it('When a put is laid out as phones send it, then its entries stay text and the body is parsed without them', async () => {
+    const { status, json } = await put('{"user": "a", "phone_to_server": [{"metadata": {}, "data": {}}, 7]}');
+    expect(status).toBe(200);
+    expect(json).toEqual({ body: { user: 'a', phone_to_server: [] }, texts: ['{"metadata": {}, "data": {}}', '7'] });
+  });
+
+  it.each([
+    ['an entry key written with escapes', '{"phone_to_server": [{"metadata": {"a": 1}, "metad\\u0061ta": {"b": 2}}]}'],
+    ['the list key twice', '{"phone_to_server": [{"a": 1}], "phone_to_server": null}'],
+    ['accented text', '{"phone_to_server": [{"label": "café"}]}'],
+  ])('When a put has %s, then it is parsed whole, as JSON.parse reads it', async (_, text) => {
+    const { status, json } = await put(text);
+    expect(status).toBe(200);
+    expect(json).toEqual({ body: JSON.parse(text), texts: null });
+  });
+
+  it('When a put nests too deep, then it is refused naming where, whichever way it would be parsed', async () => {
+    const deep = '{"a":'.repeat(70) + '1' + '}'.repeat(70);
+    for (const text of [`{"phone_to_server": [${deep}]}`, `{"phone_to_server": [], "x": ${deep}}`]) {
+      const { status, json } = await put(text);
+      expect(status).toBe(400);
+      expect(JSON.stringify(json)).toMatch(/nests deeper than 64 levels/);
+    }
+  });
+});
