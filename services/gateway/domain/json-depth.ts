@@ -1,4 +1,5 @@
 import { ValidationError } from '../../../shared/errors/index.js';
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './json-bytes.js';
 
 /**
  * JSON nesting is bounded before anything acts on a body: deep nesting costs stack in every later step
@@ -7,15 +8,6 @@ import { ValidationError } from '../../../shared/errors/index.js';
  * `[[[[`). Real entries nest about 6 levels deep.
  */
 export const MAX_JSON_DEPTH = 64;
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_OBJECT = 0x7d;
-const CLOSE_ARRAY = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
 
 /** Bytes of an object key kept to name a path; a longer key is shown cut. */
 const KEY_BYTES = 40;

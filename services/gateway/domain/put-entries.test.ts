@@ -87,7 +87,10 @@ describe('recordsFromTexts', () => {
     entry(1440688707),
     { ...entry(1440688707867), data: { ts: 1440688707000, nested: { a: [1, 2] } } },
     entry(1440688709, { type: undefined }),
-    { metadata: { key: 'manual/mode_confirm', write_ts: 1440688710, type: 'message' }, data: { label: 'a "quoted" label' } },
+    {
+      metadata: { key: 'manual/mode_confirm', write_ts: 1440688710, type: 'message' },
+      data: { label: 'a "quoted" label' },
+    },
   ];
   const textsOf = (entries: unknown[]) => {
     const text = JSON.stringify({ phone_to_server: entries });
@@ -123,7 +126,12 @@ describe('recordsFromTexts', () => {
 
   it('When an element is not JSON, or there are too many, then the put is refused naming why', () => {
     const text = `{"phone_to_server": [${JSON.stringify(entry(1440688707))}, {"a" 1}]}`;
-    const bad = recordsFromTexts('u', entryTexts(text, locatePutList(Buffer.from(text), 'phone_to_server', 50_000)!), 7, 10);
+    const bad = recordsFromTexts(
+      'u',
+      entryTexts(text, locatePutList(Buffer.from(text), 'phone_to_server', 50_000)!),
+      7,
+      10,
+    );
     expect((bad as PutRejection).message).toMatch(/not valid JSON: phone_to_server\[1\]/);
     expect((recordsFromTexts('u', textsOf(list), 7, 3) as PutRejection).message).toContain('at most 3 per call');
   });

@@ -10,7 +10,10 @@ function parseByLayout(text: string): unknown {
   const layout = locatePutList(Buffer.from(text, 'latin1'), 'phone_to_server', 50_000);
   if (layout === null) return 'no layout';
   try {
-    const body = JSON.parse(text.slice(0, layout.listOpen + 1) + text.slice(layout.listClose)) as Record<string, unknown>;
+    const body = JSON.parse(text.slice(0, layout.listOpen + 1) + text.slice(layout.listClose)) as Record<
+      string,
+      unknown
+    >;
     // What middleware/put-body.ts requires of the body without its entries before trusting the layout.
     const emptied = body['phone_to_server'];
     if (!Array.isArray(emptied) || emptied.length !== 0) return 'no layout';

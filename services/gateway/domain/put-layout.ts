@@ -1,4 +1,5 @@
 import { MAX_JSON_DEPTH } from './json-depth.js';
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './json-bytes.js';
 
 /**
  * Where each entry of a put's list lies in the body's bytes, so the gateway can parse one entry at a time and
@@ -52,15 +53,6 @@ export const ELEMENT = 0;
 export const METADATA = 2;
 export const DATA = 4;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_OBJECT = 0x7d;
-const CLOSE_ARRAY = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-
 /** Bytes that only continue a number or a literal (true, false, null): most of what lies outside strings. */
 const PLAIN = new Uint8Array(256);
 for (const c of Buffer.from('0123456789+-.eEtrufalsn')) PLAIN[c] = 1;
@@ -92,7 +84,7 @@ const ESCAPED_KEY = -2;
 
 /** Which of `keys` the bytes [start, end) spell, -1 for none, or ESCAPED_KEY. */
 function keyIndex(bytes: Uint8Array, start: number, end: number, keys: readonly Uint8Array[]): number {
-  if (bytes.subarray(start, end).includes(BACKSLASH)) return ESCAPED_KEY;
+  for (let j = start; j < end; j++) if (bytes[j] === BACKSLASH) return ESCAPED_KEY;
   for (let k = 0; k < keys.length; k++) {
     const key = keys[k]!;
     if (key.length !== end - start) continue;
