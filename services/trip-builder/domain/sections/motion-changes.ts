@@ -1,15 +1,17 @@
 import { MotionType } from '../../../../shared/events/emission-enums.js';
 import type { MotionPoint } from '../observations.js';
 
-/** Which motion activities count as evidence of a mode, per phone platform. */
+/** Which motion activities count as evidence of a mode, and how sections are read from them, per platform. */
 export interface MotionEvidence {
   /** Activities at or below this confidence are ignored (Android reports 0–100; iOS low/medium/high = 50/75/100). */
   confidenceThreshold: number;
   /** A trip that moved less than this (m) from its start place with no usable motion gets no section. */
   distanceThreshold: number;
   /**
-   * iOS reports activity changes late and sparsely, and its fixes come only on movement: its first and last modes
-   * are stretched to the trip's ends before judging them. Android's dense activity stream needs no stretching.
+   * iOS (e-mission's `SmoothedHighConfidenceMotionWithVisitTransitions`): its activity stream is sparse and need
+   * not overlap the fixes at all, so once flip-flops are merged the first mode is stretched back to the trip's
+   * first fix and the last one on to its last fix; a mode then needs at least two fixes to become a section, and
+   * a gap wider than a stop between two sections is given to the side the phone was closer to in time.
    */
   stretchToTripEnds: boolean;
 }
@@ -30,20 +32,40 @@ const IGNORED_TYPES: ReadonlySet<number> = new Set([
   MotionType.STOPPED_WHILE_IN_VEHICLE,
 ]);
 
-export const MOTORIZED: ReadonlySet<number> = new Set([MotionType.IN_VEHICLE, MotionType.AIR_OR_HSR]);
 const FOOT: ReadonlySet<number> = new Set([MotionType.ON_FOOT, MotionType.WALKING, MotionType.RUNNING]);
 
+/** e-mission's `is_walking_type`. */
 export function isFoot(type: number): boolean {
   return FOOT.has(type);
 }
 
-/** A run of one motion type, from the activity that started it to the one that ended it. */
-export interface MotionChange {
-  start: MotionPoint;
-  end: MotionPoint;
-  type: number;
+/** e-mission's `is_motorized`: only IN_VEHICLE, the one motorized activity a phone reports. */
+export function isMotorized(type: number): boolean {
+  return type === MotionType.IN_VEHICLE;
 }
 
+/**
+ * An activity at a boundary between modes. `idx` is its position among the trip's high-confidence activities,
+ * which flip-flop detection uses to count how many readings a mode rests on.
+ */
+export interface ChangeMotion {
+  ts: number;
+  type: number;
+  confidence: number;
+  idx: number;
+}
+
+/**
+ * A run of one mode, from the activity that started it to the one that ended it; its mode is `start.type`.
+ * Consecutive changes share their boundary object (one change's end is the next one's start), as in e-mission,
+ * where merging rewrites a boundary's type through whichever change it is reached from.
+ */
+export interface MotionChange {
+  start: ChangeMotion;
+  end: ChangeMotion;
+}
+
+/** The activities above the confidence threshold that name a way of travelling, RUNNING read as WALKING. */
 export function highConfidenceMotions(motions: readonly MotionPoint[], evidence: MotionEvidence): MotionPoint[] {
   return motions
     .filter((m) => m.confidence > evidence.confidenceThreshold && !IGNORED_TYPES.has(m.type))
@@ -51,33 +73,36 @@ export function highConfidenceMotions(motions: readonly MotionPoint[], evidence:
 }
 
 /**
- * Consecutive activities of the same type become one change. Where the mode switches, the boundary is placed so
- * that the faster mode gets the contested interval's start: a phone notices a vehicle late (it needs speed to
- * tell), so when going from foot to vehicle or from walking to cycling the new mode began at the previous
- * activity already; in every other direction it begins at the current one.
+ * Consecutive activities of the same type become one change (e-mission's `segment_into_motion_changes`). Where
+ * the mode switches, the boundary goes where the faster mode most likely began: a phone notices a vehicle or a
+ * bike late (it needs speed to tell), so going from a non-motorized mode to IN_VEHICLE, or from foot to bike,
+ * the new mode starts at the previous activity (a copy of it carrying the new mode); in every other direction it
+ * starts at the current activity.
  */
 export function toMotionChanges(motions: readonly MotionPoint[]): MotionChange[] {
   const changes: MotionChange[] = [];
-  let start: MotionPoint | undefined;
-  let prev: MotionPoint | undefined;
-  for (const curr of motions) {
+  let start: ChangeMotion | undefined;
+  let prev: ChangeMotion | undefined;
+  motions.forEach((m, idx) => {
+    const curr: ChangeMotion = { ts: m.ts, type: m.type, confidence: m.confidence, idx };
     if (!start) start = curr;
-    if (prev && prev.type !== curr.type) {
-      const boundary = startsEarly(prev.type, curr.type)
+    // A start that shares its activity's timestamp takes that activity's position (e-mission does this so that
+    // the first change, built before the loop, has one too).
+    if (curr.ts === start.ts) start.idx = idx;
+    if (curr.type !== start.type && prev) {
+      const boundary = startsAtPrevious(prev.type, curr.type)
         ? { ...prev, type: curr.type, confidence: curr.confidence }
         : curr;
-      changes.push({ start, end: startsEarly(prev.type, curr.type) ? prev : boundary, type: start.type });
+      changes.push({ start, end: boundary });
       start = boundary;
     }
     prev = curr;
-  }
-  if (start && prev) changes.push({ start, end: prev, type: start.type });
+  });
+  if (start && prev) changes.push({ start, end: prev });
   return changes;
 }
 
-function startsEarly(from: number, to: number): boolean {
-  const fromMotorized = MOTORIZED.has(from);
-  const toMotorized = MOTORIZED.has(to);
-  if (!fromMotorized && toMotorized) return true;
+function startsAtPrevious(from: number, to: number): boolean {
+  if (!isMotorized(from) && isMotorized(to)) return true;
   return isFoot(from) && to === MotionType.BICYCLING;
 }

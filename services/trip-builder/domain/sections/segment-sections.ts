@@ -1,8 +1,14 @@
 import { MotionType } from '../../../../shared/events/emission-enums.js';
-import { haversine, median } from '../geo.js';
+import { haversine } from '../geo.js';
 import type { LocationPoint, MotionPoint } from '../observations.js';
-import { mergeFlipFlops, type ModeSpan } from './flip-flop.js';
-import { highConfidenceMotions, type MotionEvidence, toMotionChanges } from './motion-changes.js';
+import { mergeFlipFlops } from './flip-flop.js';
+import {
+  type ChangeMotion,
+  highConfidenceMotions,
+  type MotionChange,
+  type MotionEvidence,
+  toMotionChanges,
+} from './motion-changes.js';
 
 /** A section of a trip: indexes into the trip's points (inclusive) and the sensed mode (MotionType). */
 export interface SectionCut {
@@ -12,9 +18,19 @@ export interface SectionCut {
 }
 
 /**
- * Splits one trip into sections by the phone's high-confidence motion activity. `points` are the trip's fixes,
+ * A gap wider than this (m) between two sections is a stop to squish (e-mission's `section.startStopRadius` and
+ * `section.endStopRadius`, whichever is larger).
+ */
+const STOP_RADIUS_M = 150;
+/** A stop is given to one side only when one of its two time gaps is at least this many times the other. */
+const SQUISH_GAP_RATIO = 1.5;
+
+/**
+ * Splits one trip into sections by the phone's high-confidence motion activity (e-mission's
+ * `SmoothedHighConfidenceMotion` and, for iOS, `…WithVisitTransitions`). `points` are the trip's fixes,
  * `motions` every activity the phone reported during the trip, `distanceFromPlace` how far (m) the trip's end
- * lies from the place it started at.
+ * lies from the place it started at. Sections may share their boundary fix; the first starts at the trip's first
+ * fix and the last ends at its last.
  */
 export function segmentSections(
   points: readonly LocationPoint[],
@@ -24,69 +40,94 @@ export function segmentSections(
 ): SectionCut[] {
   if (points.length === 0) return [];
   const last = points.length - 1;
-  const changes = toMotionChanges(highConfidenceMotions(motions, evidence));
+  const changes = mergeFlipFlops(toMotionChanges(highConfidenceMotions(motions, evidence)), points);
   if (changes.length === 0) {
-    // No usable motion: a trip that went somewhere is still a trip, of a mode we cannot tell.
+    // No usable motion: a trip that went somewhere is still a trip, of a mode we cannot tell. (For iOS e-mission
+    // also asks the state machine's transitions, which this interface does not carry.)
     return distanceFromPlace > evidence.distanceThreshold
       ? [{ startIndex: 0, endIndex: last, mode: MotionType.UNKNOWN }]
       : [];
   }
-  if (changes.length === 1) return [{ startIndex: 0, endIndex: last, mode: changes[0]!.type }];
-
-  const spans: ModeSpan[] = changes.map((c) => {
-    const inside = indexesBetween(points, c.start.ts, c.end.ts);
-    return {
-      type: c.type,
-      startTs: c.start.ts,
-      endTs: c.end.ts,
-      medianSpeed: medianSpeed(points, inside),
-      pointCount: inside.length,
-    };
-  });
-  if (evidence.stretchToTripEnds) stretchToTripEnds(spans, points);
-  const merged = mergeFlipFlops(spans, points[last]!.ts - points[0]!.ts);
-
-  const cuts: SectionCut[] = [];
-  for (const span of merged) {
-    const inside = indexesBetween(points, span.startTs, span.endTs);
-    if (inside.length === 0) continue;
-    // Sections never share a fix: the gap between two sections is the stop where the mode changed.
-    const startIndex = Math.max(inside[0]!, cuts.length > 0 ? cuts[cuts.length - 1]!.endIndex + 1 : 0);
-    const endIndex = inside[inside.length - 1]!;
-    if (endIndex <= startIndex) continue;
-    cuts.push({ startIndex, endIndex, mode: span.type });
-  }
-  if (cuts.length === 0) return [{ startIndex: 0, endIndex: last, mode: merged[0]!.type }];
-  // The trip's first and last fixes belong to its first and last sections.
+  const cuts = evidence.stretchToTripEnds ? iosSections(points, changes) : androidSections(points, changes);
+  if (cuts.length === 0) return [];
   cuts[0]!.startIndex = 0;
   cuts[cuts.length - 1]!.endIndex = last;
   return cuts;
 }
 
-function stretchToTripEnds(spans: ModeSpan[], points: readonly LocationPoint[]): void {
-  const first = spans[0]!;
-  const last = spans[spans.length - 1]!;
-  first.startTs = Math.min(first.startTs, points[0]!.ts);
-  last.endTs = Math.max(last.endTs, points[points.length - 1]!.ts);
-  for (const span of [first, last]) {
-    const inside = indexesBetween(points, span.startTs, span.endTs);
-    span.medianSpeed = medianSpeed(points, inside);
-    span.pointCount = inside.length;
+/**
+ * Android: each change becomes a section over the fixes inside it, if it holds any. If none holds a fix, a
+ * single change whose end still names its own mode becomes one section over the whole trip.
+ */
+function androidSections(points: readonly LocationPoint[], changes: readonly MotionChange[]): SectionCut[] {
+  const cuts: SectionCut[] = [];
+  for (const c of changes) {
+    const range = indexRange(points, c.start.ts, c.end.ts);
+    if (range) cuts.push({ ...range, mode: c.start.type });
+  }
+  if (cuts.length === 0 && changes.length === 1 && changes[0]!.start.type === changes[0]!.end.type) {
+    cuts.push({ startIndex: 0, endIndex: points.length - 1, mode: changes[0]!.start.type });
+  }
+  return cuts;
+}
+
+/**
+ * iOS reports activities late and sparsely, and they may not overlap the fixes at all: the first change is
+ * stretched back to the trip's first fix and the last on to its last fix, and a change needs two fixes to be a
+ * section. Then a wide gap between two sections is squished (`squish_stops`).
+ */
+function iosSections(points: readonly LocationPoint[], merged: readonly MotionChange[]): SectionCut[] {
+  const changes = [...merged];
+  const stretched = (m: ChangeMotion, ts: number): ChangeMotion => ({ ...m, ts });
+  changes[0] = { start: stretched(changes[0]!.start, points[0]!.ts), end: changes[0]!.end };
+  const lastChange = changes[changes.length - 1]!;
+  changes[changes.length - 1] = { start: lastChange.start, end: stretched(lastChange.end, points.at(-1)!.ts) };
+  const cuts: SectionCut[] = [];
+  for (const c of changes) {
+    const range = indexRange(points, c.start.ts, c.end.ts);
+    if (range && range.endIndex > range.startIndex) cuts.push({ ...range, mode: c.start.type });
+  }
+  squishStops(points, changes, cuts);
+  return cuts;
+}
+
+/**
+ * Where two sections are far apart (a stop wider than the stop radius), the phone saw the mode change at the
+ * boundary between their changes; the gap goes to the section whose fix lay closer in time to that boundary,
+ * unless the two are close to even. As in e-mission, sections and changes are paired by position, which is
+ * exact when every change became a section.
+ */
+function squishStops(points: readonly LocationPoint[], changes: readonly MotionChange[], cuts: SectionCut[]): void {
+  for (let i = 0; i + 1 < cuts.length; i++) {
+    const first = cuts[i]!;
+    const second = cuts[i + 1]!;
+    const firstEnd = points[first.endIndex]!;
+    const secondStart = points[second.startIndex]!;
+    if (!(haversine(firstEnd.loc, secondStart.loc) > STOP_RADIUS_M)) continue;
+    const boundary = changes[i]?.end.ts;
+    const nextStart = changes[i + 1]?.start.ts;
+    if (boundary === undefined || nextStart === undefined) continue;
+    const startGap = boundary - firstEnd.ts;
+    const endGap = secondStart.ts - nextStart;
+    const ratio = Math.max(startGap, endGap) / Math.min(startGap, endGap);
+    if (!(ratio >= SQUISH_GAP_RATIO)) continue;
+    if (startGap < endGap) second.startIndex = first.endIndex;
+    else first.endIndex = second.startIndex;
   }
 }
 
-function indexesBetween(points: readonly LocationPoint[], from: number, to: number): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < points.length; i++) if (points[i]!.ts >= from && points[i]!.ts <= to) out.push(i);
-  return out;
-}
-
-function medianSpeed(points: readonly LocationPoint[], indexes: readonly number[]): number {
-  const speeds: number[] = [];
-  for (let k = 1; k < indexes.length; k++) {
-    const a = points[indexes[k - 1]!]!;
-    const b = points[indexes[k]!]!;
-    if (b.ts > a.ts) speeds.push(haversine(a.loc, b.loc) / (b.ts - a.ts));
-  }
-  return speeds.length > 0 ? median(speeds) : NaN;
+/** The first and last index of the fixes with ts in [from, to], if any. */
+function indexRange(
+  points: readonly LocationPoint[],
+  from: number,
+  to: number,
+): { startIndex: number; endIndex: number } | undefined {
+  let startIndex = -1;
+  let endIndex = -1;
+  points.forEach((p, i) => {
+    if (p.ts < from || p.ts > to) return;
+    if (startIndex < 0) startIndex = i;
+    endIndex = i;
+  });
+  return startIndex < 0 ? undefined : { startIndex, endIndex };
 }

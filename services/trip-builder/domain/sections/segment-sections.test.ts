@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { MotionType } from '../../../../shared/events/emission-enums.js';
+import type { LocationPoint, MotionPoint } from '../observations.js';
+import { ANDROID_EVIDENCE, highConfidenceMotions, IOS_EVIDENCE, toMotionChanges } from './motion-changes.js';
+import { segmentSections } from './segment-sections.js';
+
+const { IN_VEHICLE, BICYCLING, ON_FOOT, WALKING, RUNNING, STILL } = MotionType;
+/** Metres per degree of latitude on e-mission's sphere (radius 6,371 km). */
+const M_PER_DEG_LAT = (2 * Math.PI * 6_371_000) / 360;
+
+/** Fixes every 30 s from ts 0, moving north at the speed (m/s) each leg gives, legs as [until ts, speed]. */
+function track(legs: [number, number][]): LocationPoint[] {
+  const out: LocationPoint[] = [];
+  let metres = 0;
+  const end = legs[legs.length - 1]![0];
+  for (let ts = 0; ts <= end; ts += 30) {
+    if (ts > 0) metres += 30 * legs.find(([until]) => ts <= until)![1];
+    out.push({
+      id: `p${ts}`,
+      ts,
+      writeTs: ts,
+      loc: [-122.25, 37.87 + metres / M_PER_DEG_LAT],
+      altitude: 0,
+      accuracy: 10,
+      filter: 'time',
+      timeZone: 'America/Los_Angeles',
+    });
+  }
+  return out;
+}
+const motion = (ts: number, type: number, confidence = 100): MotionPoint => ({ ts, type, confidence });
+const every = (from: number, to: number, step: number, type: number) =>
+  Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, i) => motion(from + i * step, type));
+const modes = (cuts: { mode: number }[]) => cuts.map((c) => c.mode);
+
+describe('motion changes (segment_into_motion_changes)', () => {
+  it('keeps confident activities that name a way of travelling, RUNNING as WALKING', () => {
+    const kept = highConfidenceMotions(
+      [motion(0, WALKING, 60), motion(1, WALKING, 61), motion(2, STILL), motion(3, RUNNING)],
+      ANDROID_EVIDENCE,
+    );
+    expect(kept.map((m) => [m.ts, m.type])).toEqual([
+      [1, WALKING],
+      [3, WALKING],
+    ]);
+  });
+
+  it('starts a vehicle or a bike at the reading before it was recognised, any slower mode at its own reading', () => {
+    const changes = toMotionChanges([
+      motion(0, WALKING),
+      motion(10, WALKING),
+      motion(20, IN_VEHICLE),
+      motion(30, IN_VEHICLE),
+      motion(40, WALKING),
+      motion(50, BICYCLING),
+    ]);
+    expect(changes.map((c) => [c.start.type, c.start.ts, c.end.ts, c.start.idx, c.end.idx])).toEqual([
+      [WALKING, 0, 10, 0, 1],
+      [IN_VEHICLE, 10, 40, 1, 4],
+      [WALKING, 40, 40, 4, 4],
+      [BICYCLING, 40, 50, 4, 5],
+    ]);
+    // One boundary object ends a change and starts the next.
+    expect(changes[0]!.end).toBe(changes[1]!.start);
+  });
+});
+
+describe('segmentSections (SmoothedHighConfidenceMotion with flip-flop merging)', () => {
+  it('cuts a walk and a drive at the fixes inside each, the first and last reaching the trip ends', () => {
+    const points = track([
+      [300, 1.2],
+      [1500, 12],
+    ]);
+    const motions = [...every(30, 300, 30, WALKING), ...every(330, 1470, 30, IN_VEHICLE)];
+    const cuts = segmentSections(points, motions, ANDROID_EVIDENCE, 5000);
+    expect(cuts).toEqual([
+      { startIndex: 0, endIndex: 10, mode: WALKING },
+      { startIndex: 10, endIndex: 50, mode: IN_VEHICLE },
+    ]);
+  });
+
+  it('merges a last walk with a single fix into the drive before it', () => {
+    const points = track([[1500, 12]]);
+    const motions = [...every(30, 1440, 30, IN_VEHICLE), motion(1455, ON_FOOT), motion(1470, ON_FOOT)];
+    expect(modes(segmentSections(points, motions, ANDROID_EVIDENCE, 5000))).toEqual([IN_VEHICLE]);
+  });
+
+  it('merges a one-reading bike between two walks, the walks then joined', () => {
+    const points = track([[900, 1.2]]);
+    const motions = [...every(30, 420, 30, WALKING), motion(435, BICYCLING), ...every(450, 870, 30, WALKING)];
+    expect(segmentSections(points, motions, ANDROID_EVIDENCE, 1000)).toEqual([
+      { startIndex: 0, endIndex: 30, mode: WALKING },
+    ]);
+  });
+
+  it('keeps a one-reading walk between two vehicle rides: a transit transfer', () => {
+    const points = track([
+      [900, 12],
+      [960, 1],
+      [1800, 12],
+    ]);
+    const motions = [...every(30, 900, 30, IN_VEHICLE), motion(930, WALKING), ...every(960, 1770, 30, IN_VEHICLE)];
+    expect(modes(segmentSections(points, motions, ANDROID_EVIDENCE, 20000))).toEqual([IN_VEHICLE, WALKING, IN_VEHICLE]);
+  });
+
+  it('reads a one-reading bike followed at once by a short vehicle change as one fast bike ride', () => {
+    const points = track([
+      [600, 1.2],
+      [900, 7],
+    ]);
+    const motions = [
+      ...every(30, 600, 30, WALKING),
+      motion(630, BICYCLING),
+      motion(660, IN_VEHICLE),
+      motion(690, IN_VEHICLE),
+    ];
+    expect(modes(segmentSections(points, motions, ANDROID_EVIDENCE, 3000))).toEqual([WALKING, BICYCLING]);
+  });
+
+  it('makes a long streak of flip-flops one BICYCLING section', () => {
+    const points = track([
+      [600, 1.2],
+      [1200, 5],
+      [1800, 1.2],
+    ]);
+    const wobble = [660, 690, 720, 750, 780, 810].map((ts, i) => motion(ts, i % 2 === 0 ? IN_VEHICLE : ON_FOOT));
+    const motions = [...every(30, 600, 30, WALKING), ...wobble, ...every(840, 1770, 30, WALKING)];
+    expect(modes(segmentSections(points, motions, ANDROID_EVIDENCE, 5000))).toEqual([WALKING, BICYCLING, WALKING]);
+  });
+
+  it('gives a trip without usable motion one UNKNOWN section if it went anywhere, else none', () => {
+    const points = track([[600, 1]]);
+    expect(segmentSections(points, [motion(30, STILL)], ANDROID_EVIDENCE, 500)).toEqual([
+      { startIndex: 0, endIndex: 20, mode: MotionType.UNKNOWN },
+    ]);
+    expect(segmentSections(points, [], ANDROID_EVIDENCE, 50)).toEqual([]);
+  });
+
+  it('on iOS stretches the modes to the trip ends and skips a mode with fewer than two fixes', () => {
+    const points = track([[600, 4]]);
+    const motions = [motion(200, BICYCLING), motion(400, BICYCLING)];
+    expect(segmentSections(points, motions, IOS_EVIDENCE, 2000)).toEqual([
+      { startIndex: 0, endIndex: 20, mode: BICYCLING },
+    ]);
+    expect(segmentSections(points, motions, ANDROID_EVIDENCE, 2000)).toEqual([
+      { startIndex: 0, endIndex: 20, mode: BICYCLING },
+    ]);
+  });
+});
