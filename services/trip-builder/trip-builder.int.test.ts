@@ -63,12 +63,13 @@ describe('trip builder', () => {
         startLoc: t.properties.start_loc.coordinates,
         endLoc: t.properties.end_loc.coordinates,
       }));
-      expect(
-        expected.filter((e) => got.some((g) => matches(g, e))).length / expected.length,
-        name,
-      ).toBeGreaterThanOrEqual(0.9);
-      expect(got.filter((g) => expected.some((e) => matches(g, e))).length / got.length, name).toBeGreaterThanOrEqual(
-        0.9,
+      // At most one trip missed either way: aug-27's 08:32 ride, whose ground truth predates e-mission's flip-flop
+      // detection (see build-trips.test.ts).
+      expect(expected.filter((e) => got.some((g) => matches(g, e))).length, name).toBeGreaterThanOrEqual(
+        expected.length - 1,
+      );
+      expect(got.filter((g) => expected.some((e) => matches(g, e))).length, name).toBeGreaterThanOrEqual(
+        got.length - 1,
       );
     }
     const user = 'one-shankari_2015-aug-27';
