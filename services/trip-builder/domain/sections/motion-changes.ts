@@ -11,17 +11,22 @@ export interface MotionEvidence {
    * iOS (e-mission's `SmoothedHighConfidenceMotionWithVisitTransitions`): its activity stream is sparse and need
    * not overlap the fixes at all, so once flip-flops are merged the first mode is stretched back to the trip's
    * first fix and the last one on to its last fix; a mode then needs at least two fixes to become a section, and
-   * a gap wider than a stop between two sections is given to the side the phone was closer to in time.
+   * a gap wider than a stop between two sections is given to the side the phone was closer to in time. Without
+   * any usable motion, the state machine's transitions decide whether the fixes were a trip at all.
    */
-  stretchToTripEnds: boolean;
+  withVisitTransitions: boolean;
 }
 
 export const ANDROID_EVIDENCE: MotionEvidence = {
   confidenceThreshold: 60,
   distanceThreshold: 100,
-  stretchToTripEnds: false,
+  withVisitTransitions: false,
 };
-export const IOS_EVIDENCE: MotionEvidence = { confidenceThreshold: 49, distanceThreshold: 50, stretchToTripEnds: true };
+export const IOS_EVIDENCE: MotionEvidence = {
+  confidenceThreshold: 49,
+  distanceThreshold: 50,
+  withVisitTransitions: true,
+};
 
 /** Activities that say nothing about how the user travels. */
 const IGNORED_TYPES: ReadonlySet<number> = new Set([

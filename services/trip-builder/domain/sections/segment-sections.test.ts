@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MotionType } from '../../../../shared/events/emission-enums.js';
+import { MotionType, Transition } from '../../../../shared/events/emission-enums.js';
 import type { LocationPoint, MotionPoint } from '../observations.js';
 import { ANDROID_EVIDENCE, highConfidenceMotions, IOS_EVIDENCE, toMotionChanges } from './motion-changes.js';
 import { segmentSections } from './segment-sections.js';
@@ -72,7 +72,7 @@ describe('segmentSections (SmoothedHighConfidenceMotion with flip-flop merging)'
       [1500, 12],
     ]);
     const motions = [...every(30, 300, 30, WALKING), ...every(330, 1470, 30, IN_VEHICLE)];
-    const cuts = segmentSections(points, motions, ANDROID_EVIDENCE, 5000);
+    const cuts = segmentSections(points, motions, ANDROID_EVIDENCE, 5000, []);
     expect(cuts).toEqual([
       { startIndex: 0, endIndex: 10, mode: WALKING },
       { startIndex: 10, endIndex: 50, mode: IN_VEHICLE },
@@ -82,13 +82,13 @@ describe('segmentSections (SmoothedHighConfidenceMotion with flip-flop merging)'
   it('merges a last walk with a single fix into the drive before it', () => {
     const points = track([[1500, 12]]);
     const motions = [...every(30, 1440, 30, IN_VEHICLE), motion(1455, ON_FOOT), motion(1470, ON_FOOT)];
-    expect(modes(segmentSections(points, motions, ANDROID_EVIDENCE, 5000))).toEqual([IN_VEHICLE]);
+    expect(modes(segmentSections(points, motions, ANDROID_EVIDENCE, 5000, []))).toEqual([IN_VEHICLE]);
   });
 
   it('merges a one-reading bike between two walks, the walks then joined', () => {
     const points = track([[900, 1.2]]);
     const motions = [...every(30, 420, 30, WALKING), motion(435, BICYCLING), ...every(450, 870, 30, WALKING)];
-    expect(segmentSections(points, motions, ANDROID_EVIDENCE, 1000)).toEqual([
+    expect(segmentSections(points, motions, ANDROID_EVIDENCE, 1000, [])).toEqual([
       { startIndex: 0, endIndex: 30, mode: WALKING },
     ]);
   });
@@ -100,7 +100,11 @@ describe('segmentSections (SmoothedHighConfidenceMotion with flip-flop merging)'
       [1800, 12],
     ]);
     const motions = [...every(30, 900, 30, IN_VEHICLE), motion(930, WALKING), ...every(960, 1770, 30, IN_VEHICLE)];
-    expect(modes(segmentSections(points, motions, ANDROID_EVIDENCE, 20000))).toEqual([IN_VEHICLE, WALKING, IN_VEHICLE]);
+    expect(modes(segmentSections(points, motions, ANDROID_EVIDENCE, 20000, []))).toEqual([
+      IN_VEHICLE,
+      WALKING,
+      IN_VEHICLE,
+    ]);
   });
 
   it('reads a one-reading bike followed at once by a short vehicle change as one fast bike ride', () => {
@@ -114,7 +118,7 @@ describe('segmentSections (SmoothedHighConfidenceMotion with flip-flop merging)'
       motion(660, IN_VEHICLE),
       motion(690, IN_VEHICLE),
     ];
-    expect(modes(segmentSections(points, motions, ANDROID_EVIDENCE, 3000))).toEqual([WALKING, BICYCLING]);
+    expect(modes(segmentSections(points, motions, ANDROID_EVIDENCE, 3000, []))).toEqual([WALKING, BICYCLING]);
   });
 
   it('makes a long streak of flip-flops one BICYCLING section', () => {
@@ -125,24 +129,36 @@ describe('segmentSections (SmoothedHighConfidenceMotion with flip-flop merging)'
     ]);
     const wobble = [660, 690, 720, 750, 780, 810].map((ts, i) => motion(ts, i % 2 === 0 ? IN_VEHICLE : ON_FOOT));
     const motions = [...every(30, 600, 30, WALKING), ...wobble, ...every(840, 1770, 30, WALKING)];
-    expect(modes(segmentSections(points, motions, ANDROID_EVIDENCE, 5000))).toEqual([WALKING, BICYCLING, WALKING]);
+    expect(modes(segmentSections(points, motions, ANDROID_EVIDENCE, 5000, []))).toEqual([WALKING, BICYCLING, WALKING]);
   });
 
   it('gives a trip without usable motion one UNKNOWN section if it went anywhere, else none', () => {
     const points = track([[600, 1]]);
-    expect(segmentSections(points, [motion(30, STILL)], ANDROID_EVIDENCE, 500)).toEqual([
+    expect(segmentSections(points, [motion(30, STILL)], ANDROID_EVIDENCE, 500, [])).toEqual([
       { startIndex: 0, endIndex: 20, mode: MotionType.UNKNOWN },
     ]);
-    expect(segmentSections(points, [], ANDROID_EVIDENCE, 50)).toEqual([]);
+    expect(segmentSections(points, [], ANDROID_EVIDENCE, 50, [])).toEqual([]);
+  });
+
+  it('on iOS asks the state machine whether fixes without motion were a trip (get_section_if_applicable)', () => {
+    const points = track([[600, 1]]);
+    const whole = [{ startIndex: 0, endIndex: 20, mode: MotionType.UNKNOWN }];
+    const transition = (ts: number, t: number) => ({ ts, state: 0, transition: t });
+    // No transition at all around the fixes: the phone was not tracking a trip, however far they drift.
+    expect(segmentSections(points, [], IOS_EVIDENCE, 5000, [])).toEqual([]);
+    // Some transition: far enough from the start place is a trip; close to it, only if it ended a visit.
+    expect(segmentSections(points, [], IOS_EVIDENCE, 51, [transition(10, Transition.EXITED_GEOFENCE)])).toEqual(whole);
+    expect(segmentSections(points, [], IOS_EVIDENCE, 50, [transition(10, Transition.EXITED_GEOFENCE)])).toEqual([]);
+    expect(segmentSections(points, [], IOS_EVIDENCE, 10, [transition(650, Transition.VISIT_ENDED)])).toEqual(whole);
   });
 
   it('on iOS stretches the modes to the trip ends and skips a mode with fewer than two fixes', () => {
     const points = track([[600, 4]]);
     const motions = [motion(200, BICYCLING), motion(400, BICYCLING)];
-    expect(segmentSections(points, motions, IOS_EVIDENCE, 2000)).toEqual([
+    expect(segmentSections(points, motions, IOS_EVIDENCE, 2000, [])).toEqual([
       { startIndex: 0, endIndex: 20, mode: BICYCLING },
     ]);
-    expect(segmentSections(points, motions, ANDROID_EVIDENCE, 2000)).toEqual([
+    expect(segmentSections(points, motions, ANDROID_EVIDENCE, 2000, [])).toEqual([
       { startIndex: 0, endIndex: 20, mode: BICYCLING },
     ]);
   });

@@ -1,6 +1,6 @@
-import { MotionType } from '../../../../shared/events/emission-enums.js';
+import { MotionType, Transition } from '../../../../shared/events/emission-enums.js';
 import { haversine } from '../geo.js';
-import type { LocationPoint, MotionPoint } from '../observations.js';
+import type { LocationPoint, MotionPoint, TransitionPoint } from '../observations.js';
 import { mergeFlipFlops } from './flip-flop.js';
 import {
   type ChangeMotion,
@@ -29,30 +29,53 @@ const SQUISH_GAP_RATIO = 1.5;
  * Splits one trip into sections by the phone's high-confidence motion activity (e-mission's
  * `SmoothedHighConfidenceMotion` and, for iOS, `…WithVisitTransitions`). `points` are the trip's fixes,
  * `motions` every activity the phone reported during the trip, `distanceFromPlace` how far (m) the trip's end
- * lies from the place it started at. Sections may share their boundary fix; the first starts at the trip's first
- * fix and the last ends at its last.
+ * lies from the place it started at, `transitions` the state machine's transitions from the trip's first fix to
+ * `TRANSITIONS_AFTER_TRIP_S` after its last. Sections may share their boundary fix; the first starts at the trip's
+ * first fix and the last ends at its last.
  */
 export function segmentSections(
   points: readonly LocationPoint[],
   motions: readonly MotionPoint[],
   evidence: MotionEvidence,
   distanceFromPlace: number,
+  transitions: readonly TransitionPoint[],
 ): SectionCut[] {
   if (points.length === 0) return [];
   const last = points.length - 1;
   const changes = mergeFlipFlops(toMotionChanges(highConfidenceMotions(motions, evidence)), points);
   if (changes.length === 0) {
-    // No usable motion: a trip that went somewhere is still a trip, of a mode we cannot tell. (For iOS e-mission
-    // also asks the state machine's transitions, which this interface does not carry.)
-    return distanceFromPlace > evidence.distanceThreshold
+    return isTripWithoutMotion(evidence, distanceFromPlace, transitions)
       ? [{ startIndex: 0, endIndex: last, mode: MotionType.UNKNOWN }]
       : [];
   }
-  const cuts = evidence.stretchToTripEnds ? iosSections(points, changes) : androidSections(points, changes);
+  const cuts = evidence.withVisitTransitions ? iosSections(points, changes) : androidSections(points, changes);
   if (cuts.length === 0) return [];
   cuts[0]!.startIndex = 0;
   cuts[cuts.length - 1]!.endIndex = last;
   return cuts;
+}
+
+/**
+ * A short trip's visit-ended transition can come after its last fix (e-mission saw one a minute late on an iPhone),
+ * so the transitions that vouch for a trip without motion are read this long (s) past its end.
+ */
+export const TRANSITIONS_AFTER_TRIP_S = 5 * 60;
+
+/**
+ * With no usable motion, whether the fixes still make a trip (of a mode nobody can tell). Android: if it ended far
+ * enough from where it began. iOS (e-mission's `get_section_if_applicable`): only if the state machine moved at all
+ * (an iPhone without a single transition around the "trip" was not tracking one: its fixes are drift), and then if
+ * it ended far enough away or it ended a visit.
+ */
+function isTripWithoutMotion(
+  evidence: MotionEvidence,
+  distanceFromPlace: number,
+  transitions: readonly TransitionPoint[],
+): boolean {
+  const farEnough = distanceFromPlace > evidence.distanceThreshold;
+  if (!evidence.withVisitTransitions) return farEnough;
+  if (transitions.length === 0) return false;
+  return farEnough || transitions.some((t) => t.transition === Transition.VISIT_ENDED);
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   type PlaceAnchor,
 } from '../cleaning/clean-trip.js';
 import { ANDROID_EVIDENCE, IOS_EVIDENCE } from '../sections/motion-changes.js';
-import { segmentSections } from '../sections/segment-sections.js';
+import { segmentSections, TRANSITIONS_AFTER_TRIP_S } from '../sections/segment-sections.js';
 import { type SegmenterName, segmentTrips } from '../segmentation/segment-trips.js';
 import { firstAfter, isRestartBetween } from '../segmentation/restart-checking.js';
 
@@ -85,7 +85,11 @@ export function buildTrips(obs: Observations, startPlace: PlaceAnchor | undefine
     const tripMotions = motions.slice(firstAfter(motions, first.ts - 1e-9), firstAfter(motions, last.ts));
     const evidence = found.source === 'DwellSegmentationDistFilter' ? IOS_EVIDENCE : ANDROID_EVIDENCE;
     const fromPlace = place ? haversine(place.loc, last.loc) : haversine(first.loc, last.loc);
-    const cuts = segmentSections(points, tripMotions, evidence, fromPlace);
+    const tripTransitions = obs.transitions.slice(
+      firstAfter(obs.transitions, first.ts - 1e-9),
+      firstAfter(obs.transitions, last.ts + TRANSITIONS_AFTER_TRIP_S),
+    );
+    const cuts = segmentSections(points, tripMotions, evidence, fromPlace, tripTransitions);
     const cleaned = cuts.length > 0 ? cleanTrip(points, cuts, place) : undefined;
     place = { enterTs: last.ts, loc: last.loc };
     if (!cleaned) continue;
