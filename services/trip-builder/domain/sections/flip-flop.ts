@@ -187,9 +187,8 @@ class FlipFlops {
     const speed = streakSpeed(inside, pointsBefore, pointsAfter);
     if (isFoot(after.start.type) && !isWalkingSpeed(speed)) return forward;
     if (isFoot(before.start.type) && !isWalkingSpeed(speed)) return backward;
-    const toBefore = Math.abs(speed - medianSpeed(pointsBefore));
-    const toAfter = Math.abs(speed - medianSpeed(pointsAfter));
-    // Unknown (NaN) distances compare false, so a neighbour without fixes is never preferred: as in e-mission.
+    const toBefore = Math.abs(speed - neighbourSpeed(pointsBefore));
+    const toAfter = Math.abs(speed - neighbourSpeed(pointsAfter));
     return toBefore < toAfter ? forward : backward;
   }
 
@@ -228,6 +227,14 @@ function streakSpeed(
   const first = after[0];
   if (last && first) return haversine(last.loc, first.loc) / (first.ts - last.ts);
   return 0;
+}
+
+/**
+ * A neighbour's median speed when choosing where a streak goes: 0 for a neighbour without fixes (e-mission's
+ * speed frame always holds the leading 0, even for no fixes), so a subway ride without GPS can still take a streak.
+ */
+function neighbourSpeed(points: readonly LocationPoint[]): number {
+  return points.length === 0 ? 0 : medianSpeed(points);
 }
 
 /**

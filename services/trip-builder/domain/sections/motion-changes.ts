@@ -90,7 +90,9 @@ export function toMotionChanges(motions: readonly MotionPoint[]): MotionChange[]
   let prev: ChangeMotion | undefined;
   motions.forEach((m, idx) => {
     const curr: ChangeMotion = { ts: m.ts, type: m.type, confidence: m.confidence, idx };
-    if (!start) start = curr;
+    // The first start is an activity of its own (e-mission builds it before the loop), so giving it a later
+    // position below leaves the activity it was copied from, which a boundary may copy in turn, untouched.
+    if (!start) start = { ...curr };
     // A start that shares its activity's timestamp takes that activity's position (e-mission does this so that
     // the first change, built before the loop, has one too).
     if (curr.ts === start.ts) start.idx = idx;

@@ -28,6 +28,16 @@ function track(legs: [number, number][]): LocationPoint[] {
   }
   return out;
 }
+/** Fixes at the given times moving north at `speed` (m/s), starting `from` metres north of the origin. */
+function fixesAt(times: readonly number[], speed: number, from = 0): LocationPoint[] {
+  return times.map((ts) => ({
+    ...track([[0, 0]])[0]!,
+    id: `f${ts}`,
+    ts,
+    writeTs: ts,
+    loc: [-122.25, 37.87 + (from + speed * (ts - times[0]!)) / M_PER_DEG_LAT] as [number, number],
+  }));
+}
 const motion = (ts: number, type: number, confidence = 100): MotionPoint => ({ ts, type, confidence });
 const every = (from: number, to: number, step: number, type: number) =>
   Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, i) => motion(from + i * step, type));
@@ -130,6 +140,41 @@ describe('segmentSections (SmoothedHighConfidenceMotion with flip-flop merging)'
     const wobble = [660, 690, 720, 750, 780, 810].map((ts, i) => motion(ts, i % 2 === 0 ? IN_VEHICLE : ON_FOOT));
     const motions = [...every(30, 600, 30, WALKING), ...wobble, ...every(840, 1770, 30, WALKING)];
     expect(modes(segmentSections(points, motions, ANDROID_EVIDENCE, 5000, []))).toEqual([WALKING, BICYCLING, WALKING]);
+  });
+
+  it('lets a streak join a neighbour without fixes, whose speed counts as 0 (a ride underground)', () => {
+    // A drive with no GPS, a two-reading bike over three slow fixes, then a walk at 1.2 m/s: the slow streak is
+    // closer to the drive's 0 than to the walk, so it ends the drive, which keeps the streak's fixes.
+    const motions = [
+      ...every(0, 600, 100, IN_VEHICLE),
+      motion(700, BICYCLING),
+      motion(710, BICYCLING),
+      ...every(720, 1400, 40, WALKING),
+    ];
+    const points = [
+      ...fixesAt([705, 710, 715], 0.2),
+      ...fixesAt(
+        Array.from({ length: 23 }, (_, i) => 730 + i * 30),
+        1.2,
+        1,
+      ),
+    ];
+    expect(modes(segmentSections(points, motions, ANDROID_EVIDENCE, 5000, []))).toEqual([IN_VEHICLE, WALKING]);
+  });
+
+  it('gives the first change a reading of its own: a walk and a drive read at the same instant start a 310 s drive', () => {
+    const motions = [
+      motion(100, WALKING),
+      motion(100, IN_VEHICLE),
+      motion(400, IN_VEHICLE),
+      motion(410, WALKING),
+      motion(1000, WALKING),
+      motion(2000, WALKING),
+    ];
+    expect(modes(segmentSections(track([[2000, 1]]), motions, ANDROID_EVIDENCE, 5000, []))).toEqual([
+      IN_VEHICLE,
+      WALKING,
+    ]);
   });
 
   it('gives a trip without usable motion one UNKNOWN section if it went anywhere, else none', () => {

@@ -13,6 +13,18 @@ export function firstAfter(list: readonly { ts: number }[], ts: number): number 
   return lo;
 }
 
+/** First index in a ts-sorted list whose ts is at least `ts` (numpy searchsorted, side left). */
+export function firstAtOrAfter(list: readonly { ts: number }[], ts: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]!.ts < ts) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** Whether the phone reported any motion activity in (from, to]: if it did, a long gap is not a stop. */
 export function hasMotionBetween(motions: readonly MotionPoint[], from: number, to: number): boolean {
   const i = firstAfter(motions, from);

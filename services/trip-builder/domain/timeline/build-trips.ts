@@ -11,7 +11,7 @@ import {
 import { ANDROID_EVIDENCE, IOS_EVIDENCE } from '../sections/motion-changes.js';
 import { segmentSections, TRANSITIONS_AFTER_TRIP_S } from '../sections/segment-sections.js';
 import { type SegmenterName, segmentTrips } from '../segmentation/segment-trips.js';
-import { firstAfter, isRestartBetween } from '../segmentation/restart-checking.js';
+import { firstAfter, firstAtOrAfter, isRestartBetween } from '../segmentation/restart-checking.js';
 
 /**
  * Untracked time: the user reappears far from the place they were last seen, yet too slowly for a trip, so the
@@ -82,11 +82,11 @@ export function buildTrips(obs: Observations, startPlace: PlaceAnchor | undefine
     const placeBefore = place;
     const afterUntracked = place !== undefined && wasUntracked(place, first, found.source, obs.transitions);
     if (afterUntracked) place = { enterTs: first.ts, loc: first.loc };
-    const tripMotions = motions.slice(firstAfter(motions, first.ts - 1e-9), firstAfter(motions, last.ts));
+    const tripMotions = motions.slice(firstAtOrAfter(motions, first.ts), firstAfter(motions, last.ts));
     const evidence = found.source === 'DwellSegmentationDistFilter' ? IOS_EVIDENCE : ANDROID_EVIDENCE;
     const fromPlace = place ? haversine(place.loc, last.loc) : haversine(first.loc, last.loc);
     const tripTransitions = obs.transitions.slice(
-      firstAfter(obs.transitions, first.ts - 1e-9),
+      firstAtOrAfter(obs.transitions, first.ts),
       firstAfter(obs.transitions, last.ts + TRANSITIONS_AFTER_TRIP_S),
     );
     const cuts = segmentSections(points, tripMotions, evidence, fromPlace, tripTransitions);
