@@ -21,7 +21,7 @@ export function runConverter(kafka: Kafka, deps: RunConverterDeps): Promise<Runn
     topic: topicName(deps.topicPrefix, 'usercache'),
     logger: deps.logger,
     handler: (producer) => createBatchHandler({ ...deps, producer }),
-    // A batch's writes are bounded by bytes (plan-batches.ts), so eight partitions at once stay within memory.
+    // A batch's writes are bounded by bytes (shared/cassandra/plan-batches.ts), so eight partitions at once stay within memory.
     partitionsAtOnce: 8,
     onFatal: deps.onFatal,
     onStopped: () => deps.intakeLog.close(),

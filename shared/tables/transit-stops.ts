@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import type { Cql } from '../cassandra/index.js';
+import { type Cql, planBatches, rowBytes } from '../cassandra/index.js';
 
 /**
  * Table `transit_stops` (schemas/cql/014): public-transport stops imported from an OpenStreetMap extract, filed by
@@ -41,23 +41,27 @@ export interface TransitStopsTable {
   isEmpty(): Promise<boolean>;
 }
 
-/** Writes in flight during an import. */
-const SAVES_AT_ONCE = 32;
+/** Batches in flight during an import. */
+const BATCHES_AT_ONCE = 8;
 
 export function createTransitStopsTable(cql: Cql): TransitStopsTable {
   return {
     async save(stops, onSaved) {
-      const limit = pLimit(SAVES_AT_ONCE);
+      // A cell is one partition: its stops go in unlogged batches (one round trip each, bounded in rows and bytes)
+      // rather than one write per stop, which made a 100,000-stop extract a minute of round trips.
+      const rows = stops.map((stop) => {
+        const statement = {
+          query: `INSERT INTO ${TABLE} (cell, osm_type, osm_id, stop) VALUES (?, ?, ?, ?)`,
+          params: [transitCellOf(stop.lon, stop.lat), stop.osmType, stop.id, JSON.stringify(stop)],
+        };
+        return { group: String(statement.params[0]), statement, bytes: rowBytes(statement), owner: stop };
+      });
+      const limit = pLimit(BATCHES_AT_ONCE);
       await Promise.all(
-        stops.map((stop) =>
+        planBatches(rows).map((batch) =>
           limit(async () => {
-            await cql.write(`INSERT INTO ${TABLE} (cell, osm_type, osm_id, stop) VALUES (?, ?, ?, ?)`, [
-              transitCellOf(stop.lon, stop.lat),
-              stop.osmType,
-              stop.id,
-              JSON.stringify(stop),
-            ]);
-            onSaved?.(1);
+            await cql.writeBatch(batch.map((row) => row.statement));
+            onSaved?.(batch.length);
           }),
         ),
       );

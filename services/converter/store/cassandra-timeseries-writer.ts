@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { Cql } from '../../../shared/cassandra/index.js';
+import { type Cql, planBatches, rowBytes, type SizedRow } from '../../../shared/cassandra/index.js';
 import { isOutage } from '../../../shared/errors/classify.js';
 import { forEachBounded } from '../../../shared/runtime/for-each-bounded.js';
 import { MAX_CONVERTED_ENTRY_BYTES } from '../../../shared/events/index.js';
 import { upsertStatements, type StoredEntry } from '../../../shared/timeseries/index.js';
 import type { TimeseriesWriter } from '../timeseries-writer.js';
-import { planBatches, rowBytes, type SizedRow } from './plan-batches.js';
 
 /** Batches in flight at once per writer. */
 const CONCURRENCY = 32;
@@ -23,7 +22,7 @@ export function entryObjectId(userId: string, type: string, key: string, writeTs
 
 /**
  * Groups the rows of many entries by partition and writes each group as unlogged batches, sized by rows and bytes
- * (plan-batches.ts): atomic per partition, one round trip per batch. The (user, key, day) index rows repeat for
+ * (shared/cassandra/plan-batches.ts): atomic per partition, one round trip per batch. The (user, key, day) index rows repeat for
  * every entry of a day and are sent once.
  *
  * When Cassandra refuses a batch for a reason that is not an outage, its rows are written one by one, and the

@@ -1,4 +1,4 @@
-import type { Statement } from '../../../shared/cassandra/index.js';
+import type { Statement } from './execute.js';
 
 /** A row to write: the partition it lands in (`group`), its estimated size, and whatever it belongs to. */
 export interface SizedRow<Owner> {
