@@ -45,7 +45,8 @@ export function topicPlan(
       partitions,
       config: { ...durability, ...retained(rawTopicDays), 'max.message.bytes': '4194304' },
     },
-    // Converted entries are capped below this (MAX_CONVERTED_ENTRY_BYTES in shared/events/entry-limits.ts).
+    // Notices of stored entries, a hundred bytes each; records written before notices carried the whole converted
+    // entry, capped below this (MAX_CONVERTED_ENTRY_BYTES in shared/events/entry-limits.ts).
     timeseries: {
       partitions,
       config: { ...durability, ...retained(rawTopicDays), 'max.message.bytes': '4194304' },

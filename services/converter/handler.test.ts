@@ -155,6 +155,15 @@ describe('converter batch handler', () => {
     expect(f.removed).toEqual([]);
   });
 
+  it('When a label converts, then the trip builder is sent a notice with its start, not its document', async () => {
+    const f = fakes();
+    const label = record('manual/mode_confirm', 7, { start_ts: 3, end_ts: 5, label: 'walk' });
+    await createBatchHandler(f.deps)(batchOf([label]));
+    expect(f.published.map((p) => p.value)).toEqual([
+      expect.objectContaining({ key: 'manual/mode_confirm', write_ts: 7, start_ts: 3, entry_json: null }),
+    ]);
+  });
+
   it('When the registry is away while decoding, then the batch fails before any effect (kafkajs retries it)', async () => {
     const f = fakes();
     const handle = createBatchHandler(f.deps);

@@ -5,12 +5,7 @@ import { sendSeparatingRefusals, type BatchHandler } from '../../shared/kafka/in
 import type { Logger } from '../../shared/logger/index.js';
 import { valueSubject, type AvroCodec } from '../../shared/schema-registry/index.js';
 import type { DeletedUsersTable, ParticipantActivityTable } from '../../shared/tables/index.js';
-import {
-  storeDeadLetter,
-  type DeadLetter,
-  type ErrorTimeseries,
-  type StoredEntry,
-} from '../../shared/timeseries/index.js';
+import { storeDeadLetter, type DeadLetter, type ErrorTimeseries } from '../../shared/timeseries/index.js';
 import { convertEntry, type Conversion } from './domain/convert-entry.js';
 import { pushActivity } from './domain/push-activity.js';
 import {
@@ -19,6 +14,7 @@ import {
   withRefusals,
   type BatchMessage,
   type BatchSource,
+  type Converted,
   type SortedBatch,
 } from './domain/sort-batch.js';
 import { entryObjectId } from './store/cassandra-timeseries-writer.js';
@@ -76,16 +72,16 @@ async function withoutDeletedUsers(deps: ConverterDeps, messages: BatchMessage[]
   return deleted.size === 0 ? messages : messages.filter((m) => !m.ok || !deleted.has(m.record.user_id));
 }
 
-/** Publishes stored entries for the trip builder; returns those Kafka refused (see sendSeparatingRefusals). */
-async function publishConverted(deps: ConverterDeps, topic: string, entries: readonly StoredEntry[]) {
-  if (entries.length === 0) return [];
+/** Publishes stored entries' notices for the trip builder; returns those Kafka refused (sendSeparatingRefusals). */
+async function publishConverted(deps: ConverterDeps, topic: string, converted: readonly Converted[]) {
+  if (converted.length === 0) return [];
   const encode = await deps.codec.encoderFor(valueSubject(topic));
   return sendSeparatingRefusals(
     deps.producer,
     topic,
-    entries.map((s) => ({
-      key: s.userId,
-      value: encode(toTimeseriesRecord(s)),
+    converted.map((c) => ({
+      key: c.entry.userId,
+      value: encode(toTimeseriesRecord(c.entry, c.startTs)),
     })),
   );
 }
@@ -158,12 +154,12 @@ export function createBatchHandler(deps: ConverterDeps): BatchHandler {
 
     // Stored but not published: the trip builder would never see it. The dead letter's replay stores it again
     // (by identity) and publishes it.
-    const stored = entriesOf(sorted);
+    const stored = sorted.converted;
     const refusedByKafka = await publishConverted(deps, timeseriesTopic, stored);
     sorted = withRefusals(
       sorted,
       refusedByKafka.map(({ index, error }) => ({
-        entry: stored[index] as StoredEntry,
+        entry: (stored[index] as Converted).entry,
         failure: { kind: 'refused-by-kafka', error: describe(error) },
       })),
       source(),

@@ -4,7 +4,7 @@ import type { WorkerBatch } from '../../shared/kafka/index.js';
 import { forEachBounded } from '../../shared/runtime/for-each-bounded.js';
 import type { Logger } from '../../shared/logger/index.js';
 import type { AvroCodec } from '../../shared/schema-registry/index.js';
-import { type TimeseriesRecord, TRIP_BUILDER_ERROR_KEY } from '../../shared/events/index.js';
+import { startTsOf, type TimeseriesRecord, TRIP_BUILDER_ERROR_KEY } from '../../shared/events/index.js';
 import type { DeletedUsersTable } from '../../shared/tables/index.js';
 import { storeDeadLetter, type ErrorTimeseries } from '../../shared/timeseries/index.js';
 import { OBSERVED_KEYS } from './domain/observations.js';
@@ -26,12 +26,6 @@ export interface TripBuilderDeps extends RebuildDeps {
 
 const OBSERVED: ReadonlySet<string> = new Set(Object.values(OBSERVED_KEYS));
 const USER_INPUTS: ReadonlySet<string> = new Set(USER_INPUT_KEYS);
-
-/** The start of a label, survey or note: the time its trip or place is looked for around. */
-function inputStartTs(entryJson: string): number | undefined {
-  const start = (JSON.parse(entryJson) as { data?: { start_ts?: unknown } }).data?.start_ts;
-  return typeof start === 'number' && Number.isFinite(start) ? start : undefined;
-}
 
 /** Characters of a failed rebuild's reason written to the log. */
 const LOGGED_REASON_CHARS = 2000;
@@ -73,7 +67,7 @@ export function createTripBatchHandler(deps: TripBuilderDeps) {
         continue;
       }
       if (USER_INPUTS.has(record.key)) {
-        const start = inputStartTs(record.entry_json);
+        const start = startTsOf(record);
         if (start === undefined) continue;
         inputStarts.set(record.user_id, [...(inputStarts.get(record.user_id) ?? []), start]);
       } else if (OBSERVED.has(record.key) && record.data_ts !== null) {

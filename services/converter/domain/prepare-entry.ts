@@ -2,7 +2,11 @@ import { MAX_CONVERTED_ENTRY_BYTES, type UsercacheEntry, type UsercacheRecord } 
 import type { StoredEntry } from '../../../shared/timeseries/index.js';
 import type { Conversion } from './convert-entry.js';
 
-export type Prepared = { ok: true; entry: StoredEntry } | { ok: false; reason: string };
+/**
+ * A converted entry: its timeseries row, and `data.start_ts` when it has one (labels, survey answers, notes), which
+ * its notice on the timeseries topic carries so the trip builder never reads the document to route it.
+ */
+export type Prepared = { ok: true; entry: StoredEntry; startTs: number | null } | { ok: false; reason: string };
 
 export interface PrepareRules {
   /** The conversion rules (convert-entry.ts, or a fixed version of them). */
@@ -70,9 +74,11 @@ export function prepareEntry(record: UsercacheRecord, rules: PrepareRules): Prep
         ok: false,
         reason: `converted entry is ${bytes} bytes, more than the ${MAX_CONVERTED_ENTRY_BYTES} bytes the pipeline carries`,
       };
+    const startTs = e.data['start_ts'];
     return {
       ok: true,
       entry: { userId: record.user_id, key: e.key, type: e.type, writeTs: e.writeTs, dataTs: e.dataTs, oid, entryJson },
+      startTs: typeof startTs === 'number' && Number.isFinite(startTs) ? startTs : null,
     };
   } catch (err) {
     return { ok: false, reason: `converted entry cannot be serialised: ${describe(err)}` };

@@ -46,6 +46,8 @@ export function reasonOf(failure: Failure): string {
 /** A converted entry and the record it came from (kept to dead-letter it if storing or publishing is refused). */
 export interface Converted {
   entry: StoredEntry;
+  /** `data.start_ts` of a label, survey answer or note, for its notice (prepare-entry.ts). */
+  startTs: number | null;
   record: UsercacheRecord;
   offset: number;
   /** A replayed dead letter (fix-usercache-processing): once stored and published, its error row is removed. */
@@ -117,7 +119,8 @@ export function sortBatch(messages: readonly BatchMessage[], rules: PrepareRules
     }
     const { record, offset, replayed } = message;
     const prepared = prepareEntry(record, rules);
-    if (prepared.ok) sorted.converted.push({ entry: prepared.entry, record, offset, replayed });
+    if (prepared.ok)
+      sorted.converted.push({ entry: prepared.entry, startTs: prepared.startTs, record, offset, replayed });
     else
       sorted.deadLetters.push(deadLetter(record, offset, { kind: 'unconvertible', reason: prepared.reason }, source));
   }
