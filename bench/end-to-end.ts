@@ -12,7 +12,7 @@ import { toObservations, type TimeseriesLike } from '../services/trip-builder/do
 import { buildTrips } from '../services/trip-builder/domain/timeline/build-trips.js';
 import { tripLocalDate } from '../services/trip-builder/domain/diary/trip-geojson.js';
 import type { PhoneEntry } from '../test/helpers/phone-entries.js';
-import { percentile, residentMb, serviceArgs } from './load.js';
+import { percentile, profilingArgs, residentMb, serviceArgs } from './load.js';
 
 export interface EndToEndFigures {
   users: number;
@@ -169,7 +169,7 @@ export async function benchEndToEnd(
   labelsPerS = 10,
 ): Promise<EndToEndFigures> {
   const start = (script: string, args: string[]): ChildProcess =>
-    spawn(process.execPath, [...serviceArgs(root, script), ...args], {
+    spawn(process.execPath, [...profilingArgs(), ...serviceArgs(root, script), ...args], {
       env,
       stdio: ['ignore', 'ignore', 'inherit'],
     });
@@ -336,7 +336,7 @@ export function endToEndRows(runs: readonly EndToEndFigures[]): string[] {
     ),
     ...runs.map(
       (e) =>
-        `| CPU ms per 1,000 entries, a day's load (${e.users} users, ${e.entries} entries, trips polls included) | ${totalCpu(e)} ms in all: ${perProcess(e.ingestCpuMsPer1000Entries, '')} | ${runs[0] === e ? 'the cost curve\'s first point' : `${(totalCpu(e) / totalCpu(runs[0]!)).toFixed(2)} × the cost at ${runs[0]!.users} users`} | |`,
+        `| CPU ms per 1,000 entries, a day's load (${e.users} users, ${e.entries} entries, trips polls included) | ${totalCpu(e)} ms in all: ${perProcess(e.ingestCpuMsPer1000Entries, '')} | ${runs[0] === e ? "the cost curve's first point" : `${(totalCpu(e) / totalCpu(runs[0]!)).toFixed(2)} × the cost at ${runs[0]!.users} users`} | |`,
     ),
     ...runs.map(
       (e) =>

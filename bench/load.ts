@@ -1,6 +1,9 @@
-import type { Config } from '../shared/config/index.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createCassandraClient } from '../shared/cassandra/index.js';
+import type { Config } from '../shared/config/index.js';
+import { createKafka } from '../shared/kafka/index.js';
+import { createLogger } from '../shared/logger/index.js';
 
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -59,4 +62,45 @@ export function serviceArgs(root: string, script: string): string[] {
   const compiled = join(root, 'dist', script.replace(/\.ts$/, '.js'));
   if (!existsSync(compiled)) throw new Error(`bench: ${compiled} is missing; run npm run build (npm run bench does)`);
   return [compiled];
+}
+
+/**
+ * Drops what earlier benchmark runs left on the local stack: keyspaces and topics named `bench…` (each run makes its
+ * own, and a run that stops early never drops them). Dozens of idle keyspaces still cost Cassandra memtables,
+ * flushes and compactions, which moved later runs' figures; a run starts from a stack holding only itself.
+ */
+export async function dropEarlierBenchData(config: Config): Promise<{ keyspaces: number; topics: number }> {
+  const client = createCassandraClient({
+    contactPoints: config.cassandra.contactPoints,
+    localDataCenter: config.cassandra.localDataCenter,
+  });
+  let keyspaces: string[] = [];
+  try {
+    const rows = await client.execute('SELECT keyspace_name FROM system_schema.keyspaces');
+    keyspaces = rows.rows.map((r) => String(r['keyspace_name'])).filter((k) => k.startsWith('bench'));
+    for (const k of keyspaces) await client.execute(`DROP KEYSPACE IF EXISTS ${k}`);
+  } finally {
+    await client.shutdown();
+  }
+  const logger = createLogger({ component: 'bench', level: 'error' });
+  const admin = createKafka({ brokers: config.kafka.brokers, clientId: 'bench-cleanup', logger }).admin();
+  await admin.connect();
+  try {
+    const topics = (await admin.listTopics()).filter((t) => t.startsWith('bench'));
+    if (topics.length > 0) await admin.deleteTopics({ topics, timeout: 60_000 });
+    // Deletion finishes in the background; provisioning new topics meanwhile meets stale metadata.
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline && (await admin.listTopics()).some((t) => topics.includes(t)))
+      await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, topics.length > 0 ? 5_000 : 0));
+    return { keyspaces: keyspaces.length, topics: topics.length };
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** BENCH_CPU_PROF_DIR: node flags that make a service process write a V8 CPU profile there (bench/summarize-profile.ts). */
+export function profilingArgs(): string[] {
+  const dir = process.env['BENCH_CPU_PROF_DIR'];
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
 }

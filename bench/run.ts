@@ -37,7 +37,16 @@ import {
   toUsercacheEntry,
   type PhoneEntry,
 } from '../test/helpers/phone-entries.js';
-import { percentile, residentMb, serverPids, serverRss, serviceArgs, serviceProcessEnv } from './load.js';
+import {
+  dropEarlierBenchData,
+  percentile,
+  profilingArgs,
+  residentMb,
+  serverPids,
+  serverRss,
+  serviceArgs,
+  serviceProcessEnv,
+} from './load.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const scale = Number(process.env['BENCH_SCALE'] ?? 1);
@@ -61,13 +70,9 @@ function envFor(config: Config, logDir: string): NodeJS.ProcessEnv {
   return serviceProcessEnv(config, logDir, GATEWAY_PORT);
 }
 
-/** BENCH_CPU_PROF_DIR: each service process writes a V8 CPU profile there (see bench/summarize-profile.ts). */
-const profileDir = process.env['BENCH_CPU_PROF_DIR'];
-
 function startProcess(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const flags = (process.env['BENCH_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
-  return spawn(process.execPath, [...profiling, ...flags, ...serviceArgs(root, script), ...args], {
+  return spawn(process.execPath, [...profilingArgs(), ...flags, ...serviceArgs(root, script), ...args], {
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -288,6 +293,8 @@ async function main(): Promise<void> {
   const real = loadRealEntries(sharedDataDir());
   const tag = Date.now().toString(36);
   const putConfig = benchConfig(`${tag}p`);
+  const dropped = await dropEarlierBenchData(putConfig);
+  process.stdout.write(`bench: dropped ${dropped.keyspaces} keyspaces and ${dropped.topics} topics of earlier runs\n`);
   const convConfig = benchConfig(`${tag}c`);
   await provision(putConfig);
   await provision(convConfig);
