@@ -48,12 +48,22 @@ describe('timeseries topic: notices replace whole entries', () => {
     // What provision() does with the file on every start.
     const schema = readFileSync(join(repoRoot, 'schemas', 'avro', 'timeseries-entry.avsc'), 'utf8');
     await registerAvro(registry, subject, schema);
-    const stored = { userId: 'u', key: 'manual/mode_confirm', type: 'message', writeTs: 21, dataTs: null };
+    const entryJson = JSON.stringify({ data: { start_ts: 11, end_ts: 16, label: 'bike' } });
+    const stored = { userId: 'u', key: 'manual/mode_confirm', type: 'message', writeTs: 21, dataTs: null, entryJson };
     const notice = await createAvroCodec(registry).encode(subject, toTimeseriesRecord(stored, 11));
+    const location = {
+      ...stored,
+      key: 'background/location',
+      type: 'sensor-data',
+      dataTs: 21,
+      entryJson: '{"data": {}}',
+    };
+    const fixNotice = await createAvroCodec(registry).encode(subject, toTimeseriesRecord(location, null));
 
-    const decoded = [await codec.decode<TimeseriesRecord>(old), await codec.decode<TimeseriesRecord>(notice)];
-    expect(decoded.map(startTsOf)).toEqual([10, 11]);
-    expect(decoded[1]).toMatchObject({ entry_json: null, start_ts: 11, write_ts: 21 });
-    expect(notice.length).toBeLessThan(old.length);
+    const encoded = [old, notice, fixNotice];
+    const records = await Promise.all(encoded.map((b) => codec.decode<TimeseriesRecord>(b)));
+    expect(records.map(startTsOf)).toEqual([10, 11, undefined]);
+    expect(records[1]).toMatchObject({ entry_json: entryJson, start_ts: 11, write_ts: 21 });
+    expect(records[2]).toMatchObject({ entry_json: null, start_ts: null, data_ts: 21 });
   });
 });

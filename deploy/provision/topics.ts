@@ -45,8 +45,8 @@ export function topicPlan(
       partitions,
       config: { ...durability, ...retained(rawTopicDays), 'max.message.bytes': '4194304' },
     },
-    // Notices of stored entries, a hundred bytes each; records written before notices carried the whole converted
-    // entry, capped below this (MAX_CONVERTED_ENTRY_BYTES in shared/events/entry-limits.ts).
+    // Notices of stored entries, a hundred bytes each; a person's input's notice (and every record written before
+    // notices) carries the converted entry, capped below this (shared/events/entry-limits.ts).
     timeseries: {
       partitions,
       config: { ...durability, ...retained(rawTopicDays), 'max.message.bytes': '4194304' },

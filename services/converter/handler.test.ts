@@ -155,13 +155,21 @@ describe('converter batch handler', () => {
     expect(f.removed).toEqual([]);
   });
 
-  it('When a label converts, then the trip builder is sent a notice with its start, not its document', async () => {
+  it('When a label and a location convert, then the trip builder is sent notices: the label’s with its start', async () => {
     const f = fakes();
     const label = record('manual/mode_confirm', 7, { start_ts: 3, end_ts: 5, label: 'walk' });
-    await createBatchHandler(f.deps)(batchOf([label]));
-    expect(f.published.map((p) => p.value)).toEqual([
-      expect.objectContaining({ key: 'manual/mode_confirm', write_ts: 7, start_ts: 3, entry_json: null }),
-    ]);
+    const fix = record('background/battery', 8, { battery_level_pct: 50, ts: 8 });
+    await createBatchHandler(f.deps)(batchOf([label, fix]));
+    const [labelNotice, fixNotice] = f.published.map((p) => p.value);
+    expect(labelNotice).toMatchObject({ key: 'manual/mode_confirm', write_ts: 7, start_ts: 3 });
+    expect(JSON.parse(String(labelNotice?.['entry_json']))).toMatchObject({ data: { start_ts: 3, label: 'walk' } });
+    expect(fixNotice).toMatchObject({
+      key: 'background/battery',
+      write_ts: 8,
+      data_ts: 8,
+      start_ts: null,
+      entry_json: null,
+    });
   });
 
   it('When the registry is away while decoding, then the batch fails before any effect (kafkajs retries it)', async () => {

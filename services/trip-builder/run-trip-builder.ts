@@ -33,6 +33,9 @@ export function runTripBuilder(kafka: Kafka, deps: RunTripBuilderDeps): Promise<
     // beside a long rebuild instead of behind it. kafkajs fetches again only once every batch of a fetch is done:
     // with all of a worker's partitions at once (16 by default), a label waits for one round of batches, not two.
     partitionsAtOnce: 16,
+    // Notices are ~100 bytes: 512 KiB is ~5,000 of them, the count a 4 MiB batch of whole entries held before, so a
+    // batch after a backlog still ends (and lets a rebalance in) within seconds. A larger record still comes alone.
+    maxBytesPerPartition: 512 * 1024,
     onFatal: deps.onFatal,
     onStopped: () => deps.pipelineLog.close(),
   });

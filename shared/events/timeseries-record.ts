@@ -16,15 +16,19 @@ export interface TimeseriesRecord {
   /** `data.start_ts` when the entry has one (labels, survey answers, notes). */
   start_ts: number | null;
   /**
-   * The whole converted entry as JSON, in records written before the topic carried notices (a topic retained across
-   * the upgrade still holds them); null in new ones.
+   * The whole converted entry as JSON: in every record written before the topic carried notices, and since then in
+   * the notices of people's inputs (`manual/*` keys: a handful a day, under a kilobyte each), so that a trip builder
+   * of a release before notices (mid-upgrade, or after a rollback) still routes them. Null for observations.
    */
   entry_json: string | null;
 }
 
+/** Keys of people's inputs (labels, survey answers, notes): their notices carry the entry too (see entry_json). */
+const INPUT_KEY_PREFIX = 'manual/';
+
 /** The notice of a stored entry. */
 export function toTimeseriesRecord(
-  stored: { userId: string; key: string; type: string; writeTs: number; dataTs: number | null },
+  stored: { userId: string; key: string; type: string; writeTs: number; dataTs: number | null; entryJson: string },
   startTs: number | null,
 ): TimeseriesRecord {
   return {
@@ -34,14 +38,13 @@ export function toTimeseriesRecord(
     write_ts: stored.writeTs,
     data_ts: stored.dataTs,
     start_ts: startTs,
-    entry_json: null,
+    entry_json: stored.key.startsWith(INPUT_KEY_PREFIX) ? stored.entryJson : null,
   };
 }
 
 /**
  * `data.start_ts` of the entry a record names (a label's, a survey answer's, a note's: where its trip or place is
- * looked for). Notices carry it; a record written before them (a retained topic replayed across the upgrade)
- * carries the whole entry instead.
+ * looked for). Notices carry it; a record written before them carries the whole entry instead.
  */
 export function startTsOf(record: TimeseriesRecord): number | undefined {
   let start: unknown = record.start_ts;

@@ -4,16 +4,21 @@ import type { Consumer, Kafka } from 'kafkajs';
  * A pipeline worker's consumer (converter, trip builder): a member of `groupId` that takes over a crashed member's
  * partitions within seconds. `onFatal` is called when kafkajs has stopped consuming for good.
  */
-export function createWorkerConsumer(kafka: Kafka, groupId: string, onFatal?: (error: Error) => void): Consumer {
+export function createWorkerConsumer(
+  kafka: Kafka,
+  groupId: string,
+  onFatal?: (error: Error) => void,
+  maxBytesPerPartition = 4 * 1024 * 1024,
+): Consumer {
   const consumer = kafka.consumer({
     groupId,
     allowAutoTopicCreation: false,
     // A crashed worker's partitions wait this long before another worker takes them over, so it is short; a
-    // batch (at most 4 MB of one partition, a few thousand entries) takes one to two seconds, heartbeats between.
+    // batch (a few thousand entries of one partition) takes one to two seconds, heartbeats between.
     sessionTimeout: 10_000,
     rebalanceTimeout: 10_000,
     heartbeatInterval: 1_000,
-    maxBytesPerPartition: 4 * 1024 * 1024,
+    maxBytesPerPartition,
   });
   // kafkajs restarts the consumer after retriable errors by itself; after any other it stops consuming for good
   // while the process lives on. Exiting (onFatal) lets the supervisor (npm start, systemd, Kubernetes) start a

@@ -36,6 +36,11 @@ export interface WorkerOptions {
    * round of other partitions' batches. @defaultValue 2
    */
   partitionsAtOnce?: number;
+  /**
+   * Bytes fetched per partition at once: what bounds a batch, so sized to hold a few thousand records of the topic.
+   * @defaultValue 4 MiB
+   */
+  maxBytesPerPartition?: number;
 }
 
 export interface RunningWorker {
@@ -71,10 +76,15 @@ export async function runWorker(options: WorkerOptions): Promise<RunningWorker> 
   const { kafka, groupId, topic, logger, onFatal, onStopped, partitionsAtOnce = 2 } = options;
   const producer = createIdempotentProducer(kafka);
   await producer.connect();
-  const consumer = createWorkerConsumer(kafka, groupId, (error) => {
-    logger.error('Consumer stopped for good', { group: groupId, error: error.message });
-    onFatal?.(error);
-  });
+  const consumer = createWorkerConsumer(
+    kafka,
+    groupId,
+    (error) => {
+      logger.error('Consumer stopped for good', { group: groupId, error: error.message });
+      onFatal?.(error);
+    },
+    options.maxBytesPerPartition,
+  );
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: true });
   await consumer.run({

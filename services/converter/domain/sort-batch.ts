@@ -27,7 +27,7 @@ export type Failure =
   | { kind: 'unconvertible'; reason: string }
   /** The timeseries writer's reason: a row too large, or refused by Cassandra for a reason that is no outage. */
   | { kind: 'refused-by-cassandra'; reason: string }
-  /** The broker refused the converted entry (too large, invalid): it is stored but the trip builder cannot see it. */
+  /** The broker refused the entry's notice (too large, invalid): stored, but the trip builder cannot see it. */
   | { kind: 'refused-by-kafka'; error: string };
 
 /** The reason written in a dead letter: what an operator reads in `itinera errors`. */
