@@ -87,12 +87,15 @@ export async function dropEarlierBenchData(config: Config): Promise<{ keyspaces:
   await admin.connect();
   try {
     const topics = (await admin.listTopics()).filter((t) => t.startsWith('bench'));
-    if (topics.length > 0) await admin.deleteTopics({ topics, timeout: 60_000 });
-    // Deletion finishes in the background; provisioning new topics meanwhile meets stale metadata.
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline && (await admin.listTopics()).some((t) => topics.includes(t)))
-      await new Promise((r) => setTimeout(r, 500));
-    await new Promise((r) => setTimeout(r, topics.length > 0 ? 5_000 : 0));
+    if (topics.length > 0) {
+      await admin.deleteTopics({ topics, timeout: 60_000 });
+      // Deletion finishes in the background; provisioning new topics meanwhile meets stale metadata, so wait until
+      // the topics are gone and the brokers' metadata has had a moment to follow.
+      const deadline = Date.now() + 60_000;
+      while (Date.now() < deadline && (await admin.listTopics()).some((t) => topics.includes(t)))
+        await new Promise((r) => setTimeout(r, 500));
+      await new Promise((r) => setTimeout(r, 5_000));
+    }
     return { keyspaces: keyspaces.length, topics: topics.length };
   } finally {
     await admin.disconnect();
