@@ -11,6 +11,7 @@ import type { RunningGateway } from '../helpers/gateway.js';
 import { DAY_OF } from '../helpers/real-days.js';
 import { waitFor, type TestEnv } from '../helpers/test-env.js';
 import { timeline, tripShape } from '../helpers/trips.js';
+import { whereEntriesWent } from './where-entries-went.js';
 import { newTally, pushSlice, sliceName, SLICES, type Gateways, type PushedUser } from './phones.js';
 
 export const log = (line: string) =>
@@ -82,18 +83,28 @@ function sorted(counts: Record<string, number>): [string, number][] {
   return Object.entries(counts).sort(([a], [b]) => a.localeCompare(b));
 }
 
-/** Waits until every user's timeseries holds exactly its slice's entries by key; throws with the first mismatches. */
-export async function expectEveryEntryOnce(env: TestEnv, users: readonly PushedUser[], diagnose: () => string) {
+/**
+ * Waits until every user's timeseries holds exactly its slice's entries by key; throws with the first mismatches,
+ * where the mismatched users' entries are in the usercache topic, and `diagnose`'s text (a service's output).
+ */
+export async function expectEveryEntryOnce(
+  { env, admin }: { env: TestEnv; admin: Admin },
+  users: readonly PushedUser[],
+  diagnose: () => string = () => '',
+) {
   const reader = createTimeseriesReader(env.cql);
   const mismatches: string[] = [];
+  const mismatched: PushedUser[] = [];
   try {
     await waitFor(
       async () => {
         mismatches.length = 0;
+        mismatched.length = 0;
         for (const u of users) {
           const stored = JSON.stringify(sorted(await reader.countByKey(u.uuid)));
-          if (stored !== JSON.stringify(sorted(u.expected)))
-            mismatches.push(`${u.token}: stored ${stored} expected ${JSON.stringify(sorted(u.expected))}`);
+          if (stored === JSON.stringify(sorted(u.expected))) continue;
+          mismatches.push(`${u.token}: stored ${stored} expected ${JSON.stringify(sorted(u.expected))}`);
+          mismatched.push(u);
         }
         return mismatches.length === 0 ? true : undefined;
       },
@@ -101,7 +112,8 @@ export async function expectEveryEntryOnce(env: TestEnv, users: readonly PushedU
       'every entry in the timeseries',
     );
   } catch (err) {
-    throw new Error(`${String(err)}\n${mismatches.slice(0, 5).join('\n')}\n${diagnose()}`);
+    const where = await whereEntriesWent(env, admin, mismatched.slice(0, 5)).catch((e) => `(${String(e)})`);
+    throw new Error(`${String(err)}\n${mismatches.slice(0, 5).join('\n')}\n${where}\n${diagnose()}`);
   }
 }
 

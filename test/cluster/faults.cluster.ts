@@ -115,7 +115,7 @@ describe('the three-node cluster under faults', () => {
     }
 
     const drainStarted = Date.now();
-    await expectEveryEntryOnce(rig.env, [...calm, ...users], () => `converter output:\n${tailOf('converter-0.out')}`);
+    await expectEveryEntryOnce(rig, [...calm, ...users], () => `converter output:\n${tailOf('converter-0.out')}`);
     log(`every entry stored ${((Date.now() - drainStarted) / 1000).toFixed(0)} s after the last put`);
     const tripsCompared = await expectTripsAsCalm(rig.gateways, calm, users);
 

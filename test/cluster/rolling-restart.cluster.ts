@@ -44,7 +44,7 @@ describe('a rolling restart of the three-node cluster', () => {
       pushing = false;
     }
     const users: PushedUser[] = (await Promise.all(phones)).flat();
-    await expectEveryEntryOnce(rig.env, [...calm, ...users], () => '');
+    await expectEveryEntryOnce(rig, [...calm, ...users]);
     const trips = await expectTripsAsCalm(rig.gateways, calm, users);
     const entries = users.reduce((n, u) => n + Object.values(u.expected).reduce((a, b) => a + b, 0), 0);
     process.stdout.write(
