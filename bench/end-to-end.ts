@@ -12,7 +12,7 @@ import { toObservations, type TimeseriesLike } from '../services/trip-builder/do
 import { buildTrips } from '../services/trip-builder/domain/timeline/build-trips.js';
 import { tripLocalDate } from '../services/trip-builder/domain/diary/trip-geojson.js';
 import type { PhoneEntry } from '../test/helpers/phone-entries.js';
-import { percentile, profilingArgs, residentMb, serviceArgs } from './load.js';
+import { cpuMs, inParallel, percentile, profilingArgs, residentMb, serviceArgs, sleep } from './load.js';
 
 export interface EndToEndFigures {
   users: number;
@@ -66,7 +66,7 @@ export interface EndToEndFigures {
   converterPeakRssMb: number;
 }
 
-interface RealDay {
+export interface RealDay {
   entries: PhoneEntry[];
   day: string;
   trips: number;
@@ -140,17 +140,6 @@ async function settle(pids: Record<string, number | undefined>): Promise<{ secon
     if (quietSeconds >= 3) return { seconds: Math.round((performance.now() - started) / 1000), settled: true };
   }
   return { seconds: 180, settled: false };
-}
-
-/** CPU time (user + system) a process has used so far, in milliseconds. */
-function cpuMs(pid: number | undefined): number {
-  if (pid === undefined) return 0;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return 0;
-  }
 }
 
 export async function benchEndToEnd(
@@ -460,24 +449,4 @@ function seededRandom(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
-async function inParallel<T>(
-  items: readonly T[],
-  width: number,
-  work: (item: T, index: number) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(width, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        await work(items[i]!, i);
-      }
-    }),
-  );
 }

@@ -107,3 +107,35 @@ export function profilingArgs(): string[] {
   const dir = process.env['BENCH_CPU_PROF_DIR'];
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
 }
+
+/** CPU time (user + system) a process has used so far, in milliseconds (0 once it is gone). */
+export function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** Runs `work` on every item, `width` at a time, each worker taking the next item when it is done (a closed loop). */
+export async function inParallel<T>(
+  items: readonly T[],
+  width: number,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await work(items[i]!, i);
+      }
+    }),
+  );
+}

@@ -3,40 +3,33 @@
  * measured in the same run on the same records. Writes bench/results/<date>.{json,md} and prints the table.
  * BENCH_SCALE (default 1) multiplies the number of puts, converted entries and exported entries. BENCH_PARTS
  * (default "put,converter,e2e") runs only some parts; "export" (bench/export.ts: a million entries seeded, then
- * exported in one call, about 2 GB written to Cassandra) and "console" (bench/console.ts: page loads in Chromium at
- * 10,000 × scale participants) run only when named. BENCH_E2E_USERS (default "100,1000")
+ * exported in one call, about 2 GB written to Cassandra), "console" (bench/console.ts: page loads in Chromium at
+ * 10,000 × scale participants) and "day" (bench/population-day.ts: BENCH_DAY_USERS, default 10,000, users' real days
+ * pushed until all their trips are served; about ten million entries, tens of GB and most of an hour on two cores)
+ * run only when named. BENCH_E2E_USERS (default "100,1000")
  * sets the end-to-end user counts (each a point of the CPU-per-entry curve); BENCH_LABELS_PER_S (default 10) the
  * rate of its paced label phase; BENCH_CPU_PROF_DIR makes every service process write a CPU profile there. The
  * services run compiled, as in production (bench/load.ts serviceArgs; BENCH_FROM_SOURCE=1 runs them with tsx);
  * BENCH_NODE_FLAGS gives the put and converter parts' service processes node flags (a heap limit, say).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Admin } from 'kafkajs';
 import { loadConfig, type Config } from '../shared/config/index.js';
-import { createCassandraClient, createCql } from '../shared/cassandra/index.js';
 import { groupName, topicName } from '../shared/events/index.js';
-import { createIdempotentProducer, createKafka, groupProgress, sendChunked } from '../shared/kafka/index.js';
+import { createKafka, groupProgress } from '../shared/kafka/index.js';
 import { createLogger } from '../shared/logger/index.js';
-import { createAvroCodec, createSchemaRegistry, valueSubject } from '../shared/schema-registry/index.js';
 import { provision } from '../deploy/provision/provision.js';
-import { convertEntry } from '../services/converter/domain/convert-entry.js';
-import { createTimeseriesWriter, entryObjectId } from '../services/converter/store/cassandra-timeseries-writer.js';
 import { sharedDataDir } from '../test/helpers/shared-data.js';
 import { benchEndToEnd, endToEndRows, loadDays, type EndToEndFigures } from './end-to-end.js';
 import { benchConsole, consoleRows, type ConsoleFigures } from './console.js';
+import { benchRawCassandra, benchRawProducer } from './raw-baselines.js';
 import { benchExport, exportRows, type ExportFigures } from './export.js';
-import {
-  loadRealEntries,
-  makeBatch,
-  toPhoneRecord,
-  toUsercacheEntry,
-  type PhoneEntry,
-} from '../test/helpers/phone-entries.js';
+import { benchPopulationDay, populationDayRows, type PopulationDayFigures } from './population-day.js';
+import { loadRealEntries, makeBatch, type PhoneEntry } from '../test/helpers/phone-entries.js';
 import {
   dropEarlierBenchData,
   percentile,
@@ -168,37 +161,6 @@ async function benchPuts(
   }
 }
 
-/**
- * The raw producer: the same Avro records, pre-encoded, sent 10,000 at a time with acks=all and idempotence, in
- * the same 1 MiB requests the gateway uses (the broker refuses a 6 MB record batch).
- */
-async function benchRawProducer(real: PhoneEntry[], config: Config, batches: number): Promise<number> {
-  const logger = createLogger({ component: 'bench', level: 'error' });
-  const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'bench-raw', logger });
-  const producer = createIdempotentProducer(kafka);
-  await producer.connect();
-  const codec = createAvroCodec(createSchemaRegistry(config.schemaRegistry.url));
-  const topic = topicName(config.kafka.topicPrefix, 'usercache');
-  const userIds = Array.from({ length: 16 }, () => randomUUID());
-  const prepared = [];
-  for (let b = 0; b < batches; b += 1) {
-    const user = userIds[b % userIds.length] as string;
-    prepared.push(
-      await Promise.all(
-        makeBatch(real, PUT_SIZE, 1000 + b).map(async (e) => ({
-          key: user,
-          value: await codec.encode(valueSubject(topic), toPhoneRecord(user, e)),
-        })),
-      ),
-    );
-  }
-  const t0 = performance.now();
-  for (const messages of prepared) await sendChunked(producer, topic, messages);
-  const rate = Math.round((batches * PUT_SIZE) / ((performance.now() - t0) / 1000));
-  await producer.disconnect();
-  return rate;
-}
-
 async function resetConverterGroup(config: Config): Promise<void> {
   const kafka = createKafka({
     brokers: config.kafka.brokers,
@@ -256,37 +218,6 @@ async function benchConverter(
     for (const p of procs) p.kill('SIGTERM');
     await Promise.all(procs.map((p) => new Promise((r) => (p.exitCode !== null ? r(null) : p.once('exit', r)))));
   }
-}
-
-/**
- * The raw Cassandra rate: the same rows the converter writes, in the same per-partition unlogged batches, with
- * no Kafka, no Avro and no conversion in the way: what Cassandra alone sustains on this machine.
- */
-async function benchRawCassandra(real: PhoneEntry[], config: Config, entries: number): Promise<number> {
-  const client = createCassandraClient({ ...config.cassandra });
-  const user = randomUUID();
-  const stored = makeBatch(real, entries, 5000).flatMap((e) => {
-    const r = convertEntry(toUsercacheEntry(e));
-    if (!r.ok) return [];
-    const oid = entryObjectId(user, r.entry.type, r.entry.key, r.entry.writeTs);
-    return [
-      {
-        userId: user,
-        key: r.entry.key,
-        type: r.entry.type,
-        writeTs: r.entry.writeTs,
-        dataTs: r.entry.dataTs,
-        oid,
-        entryJson: JSON.stringify({ metadata: r.entry.metadata, data: r.entry.data }),
-      },
-    ];
-  });
-  const writer = createTimeseriesWriter(createCql(client));
-  const t0 = performance.now();
-  for (let i = 0; i < stored.length; i += 5000) await writer.write(stored.slice(i, i + 5000));
-  const rate = Math.round(stored.length / ((performance.now() - t0) / 1000));
-  await client.shutdown();
-  return rate;
 }
 
 async function main(): Promise<void> {
@@ -361,6 +292,23 @@ async function main(): Promise<void> {
     exported = await benchExport(exportConfig, startGateway, url, real, Math.round(1_000_000 * scale));
   }
 
+  let populationDay: PopulationDayFigures | null = null;
+  if (parts.has('day')) {
+    const users = Number(process.env['BENCH_DAY_USERS'] ?? 10_000);
+    process.stdout.write(`bench: a day of ${users} users…\n`);
+    const dayConfig = benchConfig(`${tag}d`);
+    await provision(dayConfig);
+    populationDay = await benchPopulationDay(
+      root,
+      dayConfig,
+      envFor(dayConfig, logDir),
+      `http://127.0.0.1:${GATEWAY_PORT}`,
+      loadDays(sharedDataDir()),
+      users,
+      serverPids(root),
+    );
+  }
+
   let consoleFigures: ConsoleFigures | null = null;
   if (parts.has('console')) {
     process.stdout.write('bench: the operators’ console at 10,000 × scale participants…\n');
@@ -390,6 +338,7 @@ async function main(): Promise<void> {
     endToEnd,
     export: exported,
     console: consoleFigures,
+    populationDay,
   };
   const table = [
     `Machine: ${results.machine.cpus} cores (${results.machine.cpuModel}), ${results.machine.memoryGb} GiB, Node ${results.machine.node}; whole stack on the same machine.`,
@@ -407,6 +356,7 @@ async function main(): Promise<void> {
           `| converter, ${w} worker(s), ${results.convertedEntries} entries | ${converter[w]?.entriesPerSecond} entries/s | raw Cassandra ${rawCassandra} entries/s | ${((converter[w]?.entriesPerSecond ?? 0) / rawCassandra).toFixed(2)} |`,
       ),
     ...endToEndRows(endToEnd),
+    ...(populationDay ? populationDayRows(populationDay) : []),
     ...(exported ? exportRows(exported) : []),
     ...(consoleFigures ? consoleRows(consoleFigures) : []),
     ...(parts.has('put') ? [`| gateway peak RSS under load | ${puts.gatewayRssMb} MB | | |`] : []),

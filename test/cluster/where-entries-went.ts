@@ -69,7 +69,9 @@ export async function whereEntriesWent(
   );
   for (const u of users) {
     const f = found.get(u.uuid)!;
-    const parts = [...f.byPartition].map(([p, o]) => `partition ${p}: ${o.count} records, offsets ${o.first}..${o.last}`);
+    const parts = [...f.byPartition].map(
+      ([p, o]) => `partition ${p}: ${o.count} records, offsets ${o.first}..${o.last}`,
+    );
     lines.push(`  ${u.token}: ${f.records} records in the usercache topic (${parts.join('; ') || 'none'})`);
   }
   return lines.join('\n');

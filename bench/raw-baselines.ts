@@ -1,0 +1,78 @@
+/**
+ * The raw baselines the put and converter figures are ratios of: what Kafka and Cassandra alone sustain on this
+ * machine for the same records and rows, with none of Itinera's work in the way.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../shared/config/index.js';
+import { createCassandraClient, createCql } from '../shared/cassandra/index.js';
+import { topicName } from '../shared/events/index.js';
+import { createIdempotentProducer, createKafka, sendChunked } from '../shared/kafka/index.js';
+import { createLogger } from '../shared/logger/index.js';
+import { createAvroCodec, createSchemaRegistry, valueSubject } from '../shared/schema-registry/index.js';
+import { convertEntry } from '../services/converter/domain/convert-entry.js';
+import { createTimeseriesWriter, entryObjectId } from '../services/converter/store/cassandra-timeseries-writer.js';
+import { makeBatch, toPhoneRecord, toUsercacheEntry, type PhoneEntry } from '../test/helpers/phone-entries.js';
+
+const PUT_SIZE = 10_000;
+
+/**
+ * The raw producer: the same Avro records, pre-encoded, sent 10,000 at a time with acks=all and idempotence, in
+ * the same 1 MiB requests the gateway uses (the broker refuses a 6 MB record batch).
+ */
+export async function benchRawProducer(real: PhoneEntry[], config: Config, batches: number): Promise<number> {
+  const logger = createLogger({ component: 'bench', level: 'error' });
+  const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'bench-raw', logger });
+  const producer = createIdempotentProducer(kafka);
+  await producer.connect();
+  const codec = createAvroCodec(createSchemaRegistry(config.schemaRegistry.url));
+  const topic = topicName(config.kafka.topicPrefix, 'usercache');
+  const userIds = Array.from({ length: 16 }, () => randomUUID());
+  const prepared = [];
+  for (let b = 0; b < batches; b += 1) {
+    const user = userIds[b % userIds.length] as string;
+    prepared.push(
+      await Promise.all(
+        makeBatch(real, PUT_SIZE, 1000 + b).map(async (e) => ({
+          key: user,
+          value: await codec.encode(valueSubject(topic), toPhoneRecord(user, e)),
+        })),
+      ),
+    );
+  }
+  const t0 = performance.now();
+  for (const messages of prepared) await sendChunked(producer, topic, messages);
+  const rate = Math.round((batches * PUT_SIZE) / ((performance.now() - t0) / 1000));
+  await producer.disconnect();
+  return rate;
+}
+
+/**
+ * The raw Cassandra rate: the same rows the converter writes, in the same per-partition unlogged batches, with
+ * no Kafka, no Avro and no conversion in the way: what Cassandra alone sustains on this machine.
+ */
+export async function benchRawCassandra(real: PhoneEntry[], config: Config, entries: number): Promise<number> {
+  const client = createCassandraClient({ ...config.cassandra });
+  const user = randomUUID();
+  const stored = makeBatch(real, entries, 5000).flatMap((e) => {
+    const r = convertEntry(toUsercacheEntry(e));
+    if (!r.ok) return [];
+    const oid = entryObjectId(user, r.entry.type, r.entry.key, r.entry.writeTs);
+    return [
+      {
+        userId: user,
+        key: r.entry.key,
+        type: r.entry.type,
+        writeTs: r.entry.writeTs,
+        dataTs: r.entry.dataTs,
+        oid,
+        entryJson: JSON.stringify({ metadata: r.entry.metadata, data: r.entry.data }),
+      },
+    ];
+  });
+  const writer = createTimeseriesWriter(createCql(client));
+  const t0 = performance.now();
+  for (let i = 0; i < stored.length; i += 5000) await writer.write(stored.slice(i, i + 5000));
+  const rate = Math.round(stored.length / ((performance.now() - t0) / 1000));
+  await client.shutdown();
+  return rate;
+}
