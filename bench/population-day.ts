@@ -183,7 +183,7 @@ async function pushAndWait(
 /** The benchmark table's rows for the population day. */
 export function populationDayRows(f: PopulationDayFigures): string[] {
   const total = Math.round(Object.values(f.cpuMsPer1000Entries).reduce((a, b) => a + b, 0) * 10) / 10;
-  const min = (s: number) => `${(s / 60).toFixed(1)} min`;
+  const min = (s: number) => (s < 120 ? `${s} s` : `${(s / 60).toFixed(1)} min`);
   return [
     `| ${f.users.toLocaleString('en')} users' full day (${f.entries.toLocaleString('en')} entries) pushed → all trips served | ${min(f.servedS)} (pushed in ${min(f.pushS)}, ${f.putEntriesPerS} entries/s; all converted at ${min(f.convertedS)}) | e-mission: hourly batches | |`,
     `| CPU ms per 1,000 entries, ${f.users.toLocaleString('en')} users' day | ${total} ms in all: ${Object.entries(
