@@ -1,6 +1,6 @@
 import { Kafka, logLevel, Partitioners, type ICustomPartitioner, type KafkaConfig, type Producer } from 'kafkajs';
-import pLimit from 'p-limit';
 import { kafkajsLogCreator, type Logger } from '../logger/index.js';
+import { safeIdempotentProducer } from './safe-idempotent-producer.js';
 
 export interface KafkaOptions {
   brokers: readonly string[];
@@ -36,11 +36,12 @@ export function createKafka({
 /**
  * The producer every service uses: idempotent (a retry inside kafkajs never doubles a record), one request in
  * flight (what kafkajs' idempotence requires), and kafkajs' default murmur2 partitioner named explicitly, the
- * same one Java clients use, so any client keys a user to the same partition. Its sends run one at a time
- * (oneSendAtATime): that is what keeps an acknowledged record from being lost across a broker failure.
+ * same one Java clients use, so any client keys a user to the same partition. Wrapped so that its sends run one at
+ * a time and a failure renews it (safe-idempotent-producer.ts): kafkajs alone can acknowledge records it never
+ * wrote.
  */
 export function createIdempotentProducer(kafka: Kafka): Producer {
-  return oneSendAtATime(
+  return safeIdempotentProducer(() =>
     kafka.producer({
       idempotent: true,
       maxInFlightRequests: 1,
@@ -48,26 +49,6 @@ export function createIdempotentProducer(kafka: Kafka): Producer {
       createPartitioner: rememberingDefaultPartitioner,
     }),
   );
-}
-
-/**
- * The producer with its `send` and `sendBatch` calls queued, each started once the one before has settled, its
- * retries included. kafkajs numbers a partition's records when it builds a request and, when the request fails
- * (a broker killed mid-request), takes the numbers back and retries after a pause. A request that failed may still
- * have been written (the broker died after replicating it, before answering). If another send to the same
- * partition takes the numbers back in that pause, the broker finds it a duplicate of the batch already written,
- * whenever both hold as many records, and acknowledges it without writing it: an acknowledged put lost (the cluster
- * suite lost one 50-entry put so, session 14). With one send at a time the failed request's own retry is the next
- * to use those numbers, and is a true duplicate or a first write. Sends of one producer are already one request at
- * a time on the wire, so the queue costs little; the gateway keeps a few producers for puts side by side.
- */
-export function oneSendAtATime(producer: Producer): Producer {
-  const queue = pLimit(1);
-  return {
-    ...producer,
-    send: (record) => queue(() => producer.send(record)),
-    sendBatch: (batch) => queue(() => producer.sendBatch(batch)),
-  };
 }
 
 /**
