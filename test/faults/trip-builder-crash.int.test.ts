@@ -58,18 +58,23 @@ describe('trip builder crashes', () => {
         groupName(env.config.kafka.topicPrefix, 'tripBuilder'),
         topicName(env.config.kafka.topicPrefix, 'timeseries'),
       );
+    // Each day streams in three parts, the second after the first kill and the third after the second, so every
+    // restarted process has work to show progress on and to be killed in the middle of, however fast the first
+    // process went through what it found.
+    let kills = 0;
     const streaming = Promise.all(
       REAL_DAYS.map(async (name) => {
         await gw.post('/profile/create', { user: `crash-${name}` });
         const entries = phoneEntries(name);
         for (let i = 0; i < entries.length; i += 200) {
+          const part = Math.floor((3 * i) / entries.length);
+          await waitFor(async () => (kills >= part ? true : undefined), 300_000, `kill ${part} before part ${part}`);
           await pushEntries(gw, `crash-${name}`, entries.slice(i, i + 200));
           await new Promise((r) => setTimeout(r, 150));
         }
       }),
     );
     let builder = startTripBuilderProcess();
-    let kills = 0;
     while (kills < 2) {
       const before = (await progress()).committed;
       await waitFor(
