@@ -12,7 +12,18 @@ import { toObservations, type TimeseriesLike } from '../services/trip-builder/do
 import { buildTrips } from '../services/trip-builder/domain/timeline/build-trips.js';
 import { tripLocalDate } from '../services/trip-builder/domain/diary/trip-geojson.js';
 import type { PhoneEntry } from '../test/helpers/phone-entries.js';
-import { cpuMs, inParallel, percentile, profilingArgs, residentMb, serviceArgs, sleep } from './load.js';
+import {
+  cpuMs,
+  gatewayHealthy,
+  inParallel,
+  jsonPoster,
+  type JsonPost,
+  percentile,
+  profilingArgs,
+  residentMb,
+  serviceArgs,
+  sleep,
+} from './load.js';
 
 export interface EndToEndFigures {
   users: number;
@@ -173,25 +184,9 @@ export async function benchEndToEnd(
   const sampler = setInterval(() => {
     procs.forEach((p, i) => (peakRss[i] = Math.max(peakRss[i]!, residentMb(p.pid) ?? 0)));
   }, 200);
-  const post: Post = async (path, body) => {
-    const res = await fetch(`${gatewayUrl}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-    return { status: res.status, json };
-  };
+  const post: Post = jsonPoster(gatewayUrl);
   try {
-    const deadline = Date.now() + 60_000;
-    while (
-      Date.now() < deadline &&
-      !(await fetch(`${gatewayUrl}/health`).then(
-        (r) => r.ok,
-        () => false,
-      ))
-    )
-      await sleep(200);
+    await gatewayHealthy(gatewayUrl);
     const pids: Record<string, number | undefined> = {
       gateway: procs[0]!.pid,
       converter: procs[1]!.pid,
@@ -334,7 +329,7 @@ export function endToEndRows(runs: readonly EndToEndFigures[]): string[] {
   ];
 }
 
-type Post = (path: string, body: unknown) => Promise<{ status: number; json: Record<string, unknown> }>;
+type Post = JsonPost;
 
 interface Composite {
   metadata: { origin_key?: string; time_zone?: string };

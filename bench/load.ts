@@ -139,3 +139,29 @@ export async function inParallel<T>(
     }),
   );
 }
+
+/** Waits until the gateway at `url` answers its health check (at most `timeoutMs`). */
+export async function gatewayHealthy(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const healthy = () =>
+    fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+  while (Date.now() < deadline && !(await healthy())) await sleep(200);
+}
+
+/** A POST of a JSON body to the gateway, its answer parsed (an empty object when it is not JSON). */
+export type JsonPost = (path: string, body: unknown) => Promise<{ status: number; json: Record<string, unknown> }>;
+
+export function jsonPoster(url: string): JsonPost {
+  return async (path, body) => {
+    const res = await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+    return { status: res.status, json };
+  };
+}

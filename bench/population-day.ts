@@ -12,7 +12,16 @@ import { groupName, topicName } from '../shared/events/index.js';
 import { createKafka, groupProgress } from '../shared/kafka/index.js';
 import { createLogger } from '../shared/logger/index.js';
 import type { RealDay } from './end-to-end.js';
-import { cpuMs, inParallel, profilingArgs, residentMb, serviceArgs, sleep } from './load.js';
+import {
+  cpuMs,
+  gatewayHealthy,
+  inParallel,
+  jsonPoster,
+  profilingArgs,
+  residentMb,
+  serviceArgs,
+  sleep,
+} from './load.js';
 
 export interface PopulationDayFigures {
   users: number;
@@ -78,28 +87,13 @@ async function pushAndWait(
   const sampler = setInterval(() => {
     for (const [name, p] of Object.entries(procs)) peakRssMb[name] = Math.max(peakRssMb[name]!, residentMb(p.pid) ?? 0);
   }, 500);
-  const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${gatewayUrl}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return { status: res.status, json: (await res.json().catch(() => ({}))) as Record<string, unknown> };
-  };
+  const post = jsonPoster(gatewayUrl);
   const usercache = topicName(config.kafka.topicPrefix, 'usercache');
   const timeseries = topicName(config.kafka.topicPrefix, 'timeseries');
   const converterGroup = groupName(config.kafka.topicPrefix, 'converter');
   const builderGroup = groupName(config.kafka.topicPrefix, 'tripBuilder');
   try {
-    const deadline = Date.now() + 60_000;
-    while (
-      Date.now() < deadline &&
-      !(await fetch(`${gatewayUrl}/health`).then(
-        (r) => r.ok,
-        () => false,
-      ))
-    )
-      await sleep(200);
+    await gatewayHealthy(gatewayUrl);
     const pids = { ...Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, p.pid])), ...serverPids };
     const cpuAtStart = Object.fromEntries(Object.entries(pids).map(([n, pid]) => [n, cpuMs(pid)]));
     const tokens = Array.from({ length: users }, (_, i) => `day-${config.kafka.topicPrefix}${i}@itinera.org`);
