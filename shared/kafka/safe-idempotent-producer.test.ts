@@ -107,15 +107,32 @@ describe('safeIdempotentProducer', () => {
     expect(heard).toEqual([1]);
   });
 
-  it('When the owner never connected it, then a renewal does not connect the fresh producer either', async () => {
+  it('When the owner has disconnected it, then a failed send renews nothing and the next send goes to the same producer', async () => {
     const { made, make } = producers();
     const producer = safeIdempotentProducer(make);
+    await producer.connect();
+    await producer.disconnect();
     const failing = producer.send(record('a'));
     await tick();
-    made[0]!.settle.get('a')!(new Error('not connected'));
+    made[0]!.settle.get('a')!(new Error('the producer is disconnected'));
     await expect(failing).rejects.toThrow();
     void producer.send(record('b'));
     await tick();
-    expect(made[1]!.connected).toBe(false);
+    expect(made).toHaveLength(1);
+    expect(made[0]!.started).toEqual(['a', 'b']);
+  });
+
+  it('When a listener is removed twice, then the other listeners stay', async () => {
+    const { made, make } = producers();
+    const producer = safeIdempotentProducer(make);
+    const heard: string[] = [];
+    const remove = producer.on(producer.events.DISCONNECT, () => heard.push('first'));
+    remove();
+    remove();
+    producer.on(producer.events.DISCONNECT, () => heard.push('second'));
+    await producer.connect();
+    await producer.disconnect();
+    expect(heard).toEqual(['second']);
+    expect(made).toHaveLength(1);
   });
 });

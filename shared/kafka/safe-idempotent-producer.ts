@@ -14,7 +14,8 @@ import pLimit from 'p-limit';
  * as many records, and is acknowledged without being written: an acknowledged put lost (the cluster suite lost one
  * 50-entry put so in session 14).
  * - One send at a time: a failed request's own retry is the next to use its numbers, and is then a true duplicate
- *   or a first write. A producer had one request on the wire at a time already (kafkajs' idempotence needs it).
+ *   or a first write. A producer had one request at a time on each broker's connection already (kafkajs'
+ *   idempotence needs it); what is lost is overlap across brokers, which a put (one partition) never had.
  * - A fresh producer after a failure: numbers taken back by a send that gave up are never handed out again; the
  *   caller retries (a phone after its 503, a worker's batch), and a record written twice is one row downstream,
  *   every store upserting by the entry's identity.
@@ -37,12 +38,15 @@ export function safeIdempotentProducer(make: () => Producer): Producer {
     }
     await old.disconnect().catch(() => undefined);
     if (connectWanted) await current.connect();
+    // The owner may have disconnected while the fresh producer was connecting: it stays disconnected then.
+    if (!connectWanted) await current.disconnect();
     failed = false;
   }
 
   const queued = <T>(work: (producer: Producer) => Promise<T>): Promise<T> =>
     queue(async () => {
-      if (failed) await renew();
+      // Once the owner has disconnected, sends fail as kafkajs fails them; renewing then would only make producers.
+      if (failed && connectWanted) await renew();
       try {
         return await work(current);
       } catch (err) {
@@ -72,8 +76,10 @@ export function safeIdempotentProducer(make: () => Producer): Producer {
       };
       listeners.push(entry);
       return () => {
+        const at = listeners.indexOf(entry);
+        if (at < 0) return;
         entry.remove();
-        listeners.splice(listeners.indexOf(entry), 1);
+        listeners.splice(at, 1);
       };
     }) as Producer['on'],
     transaction: () => current.transaction(),

@@ -23,7 +23,7 @@ export async function whereEntriesWent(
   const ends = await admin.fetchTopicOffsets(topic);
   const committed = (await admin.fetchOffsets({ groupId: group, topics: [topic] }))[0]?.partitions ?? [];
   const found = new Map<string, Found>(users.map((u) => [u.uuid, { records: 0, byPartition: new Map() }]));
-  const left = new Set(ends.filter((p) => Number(p.high) > 0).map((p) => p.partition));
+  const left = new Set(ends.filter((p) => p.high !== p.low).map((p) => p.partition));
   const highOf = new Map(ends.map((p) => [p.partition, BigInt(p.high)]));
 
   const consumer = env.kafka.consumer({ groupId: `diagnose-${Date.now()}` });
@@ -32,7 +32,10 @@ export async function whereEntriesWent(
     await consumer.subscribe({ topic, fromBeginning: true });
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('reading the usercache topic took over 5 minutes')), 300_000);
-      if (left.size === 0) return resolve();
+      if (left.size === 0) {
+        clearTimeout(timer);
+        return resolve();
+      }
       consumer
         .run({
           autoCommit: false,
