@@ -34,21 +34,27 @@ export function createKafka({
 }
 
 /**
- * The producer every service uses: idempotent (a retry inside kafkajs never doubles a record), one request in
- * flight (what kafkajs' idempotence requires), and kafkajs' default murmur2 partitioner named explicitly, the
- * same one Java clients use, so any client keys a user to the same partition. Wrapped so that its sends run one at
- * a time and a failure renews it (safe-idempotent-producer.ts): kafkajs alone can acknowledge records it never
- * wrote.
+ * The producer the workers and tools use: idempotent (a retry inside kafkajs never doubles a record), one request
+ * in flight (what kafkajs' idempotence requires), and kafkajs' default murmur2 partitioner named explicitly, the
+ * same one Java clients use, so any client keys a user to the same partition.
  */
 export function createIdempotentProducer(kafka: Kafka): Producer {
-  return safeIdempotentProducer(() =>
-    kafka.producer({
-      idempotent: true,
-      maxInFlightRequests: 1,
-      allowAutoTopicCreation: false,
-      createPartitioner: rememberingDefaultPartitioner,
-    }),
-  );
+  return kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+    createPartitioner: rememberingDefaultPartitioner,
+  });
+}
+
+/**
+ * The producer the gateway publishes puts through: the same, wrapped so that its sends run one at a time and a
+ * failure renews it (safe-idempotent-producer.ts), since kafkajs alone can acknowledge records it never wrote. Not
+ * yet the workers': in the cluster suite (session 15) both converters stopped converting after the first broker
+ * kill with it, not understood yet; a worker's lost record is a notice, not an entry (see the README).
+ */
+export function createPutProducer(kafka: Kafka): Producer {
+  return safeIdempotentProducer(() => createIdempotentProducer(kafka));
 }
 
 /**

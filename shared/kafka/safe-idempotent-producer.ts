@@ -36,7 +36,8 @@ export function safeIdempotentProducer(make: () => Producer): Producer {
       l.remove();
       l.remove = (current.on as (event: string, listener: (e: unknown) => void) => () => void)(l.event, l.listener);
     }
-    await old.disconnect().catch(() => undefined);
+    // Not awaited: a producer that failed may take its time to let go of a dead broker's connection.
+    void old.disconnect().catch(() => undefined);
     if (connectWanted) await current.connect();
     // The owner may have disconnected while the fresh producer was connecting: it stays disconnected then.
     if (!connectWanted) await current.disconnect();
