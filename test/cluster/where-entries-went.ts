@@ -6,6 +6,7 @@
  */
 import type { Admin } from 'kafkajs';
 import { groupName, topicName } from '../../shared/events/index.js';
+import { groupProgress } from '../../shared/kafka/index.js';
 import type { TestEnv } from '../helpers/test-env.js';
 
 interface Found {
@@ -21,7 +22,7 @@ export async function whereEntriesWent(
   const topic = topicName(env.config.kafka.topicPrefix, 'usercache');
   const group = groupName(env.config.kafka.topicPrefix, 'converter');
   const ends = await admin.fetchTopicOffsets(topic);
-  const committed = (await admin.fetchOffsets({ groupId: group, topics: [topic] }))[0]?.partitions ?? [];
+  const progress = await groupProgress(admin, group, topic);
   const found = new Map<string, Found>(users.map((u) => [u.uuid, { records: 0, byPartition: new Map() }]));
   const left = new Set(ends.filter((p) => p.high !== p.low).map((p) => p.partition));
   const highOf = new Map(ends.map((p) => [p.partition, BigInt(p.high)]));
@@ -66,8 +67,8 @@ export async function whereEntriesWent(
 
   const lines = [`where the missing entries are (topic ${topic}, group ${group}):`];
   lines.push(
-    `  partitions (high watermark / converter committed): ${ends
-      .map((p) => `${p.partition}: ${p.high}/${committed.find((c) => c.partition === p.partition)?.offset ?? '?'}`)
+    `  partitions (high watermark / converter committed): ${progress.partitions
+      .map((p) => `${p.partition}: ${p.high}/${p.committed}`)
       .join(', ')}`,
   );
   for (const u of users) {
