@@ -8,9 +8,9 @@ import { phoneEntries, REAL_DAYS } from '../helpers/real-days.js';
 export type RealDay = (typeof REAL_DAYS)[number];
 
 /**
- * A quarter of a real day's entries in write order (a few hours of it, ~250 entries; the days hold 413–1,482): at the
- * suite's pace a phone pushes a slice or two a cycle, so every cycle brings new users at every phase of a day, where
- * whole days (~1,000 entries) would stretch every cycle to the 200 s a phone takes to push one.
+ * A quarter of a real day's entries in write order (a few hours of it, ~250 entries; the days hold 413–1,482): a
+ * phone pushes a slice every minute or two, so every fault meets new users at every phase of a day, and a test that
+ * stops waits for each phone to finish a slice, not a whole day.
  */
 export interface DaySlice {
   day: RealDay;

@@ -16,13 +16,13 @@ import { startItinera, type Itinera } from './services.js';
 
 export const PHONES = Number(process.env['ITINERA_CLUSTER_PHONES'] ?? 50);
 /**
- * Entries per put and the pause between a phone's puts: at most 250 entries/s from fifty phones, what two converters
- * write at RF 3 on this machine's two cores while every server and service shares them, so the drain after the last
- * cycle stays short.
+ * Entries per put and the pause between a phone's puts: at most 125 entries/s from fifty phones. At 250 entries/s
+ * the three Cassandra nodes alone (quorum reads of the trip builders above all, and a restarted node's JIT) took both
+ * cores, and a killed node needed 2-4 minutes to start beside them instead of half a minute.
  */
 export const PACE = {
   chunk: Number(process.env['ITINERA_CLUSTER_PUT_ENTRIES'] ?? 50),
-  pauseMs: Number(process.env['ITINERA_CLUSTER_PUT_PAUSE_MS'] ?? 10_000),
+  pauseMs: Number(process.env['ITINERA_CLUSTER_PUT_PAUSE_MS'] ?? 20_000),
 };
 
 /**
