@@ -2,10 +2,12 @@
  * What both cluster suites wait for and assert: replicas in sync, a Cassandra node back in the driver's view, the
  * calm reference build, every entry stored exactly once, every slice's trips equal to the calm build.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Admin } from 'kafkajs';
 import { expect } from 'vitest';
 import type { ClusterNode } from '../../deploy/local/cluster.js';
-import { topicName } from '../../shared/events/index.js';
+import { groupName, topicName } from '../../shared/events/index.js';
+import { groupProgress } from '../../shared/kafka/index.js';
 import { createTimeseriesReader } from '../../shared/timeseries/index.js';
 import type { RunningGateway } from '../helpers/gateway.js';
 import { DAY_OF } from '../helpers/real-days.js';
@@ -95,7 +97,23 @@ export async function expectEveryEntryOnce(
   const reader = createTimeseriesReader(env.cql);
   const mismatches: string[] = [];
   const mismatched: PushedUser[] = [];
+  const usercache = topicName(env.config.kafka.topicPrefix, 'usercache');
+  const converters = groupName(env.config.kafka.topicPrefix, 'converter');
   try {
+    // First the converters' committed offsets, from Kafka: counting every user's rows in a loop while they drain
+    // took the cores the Cassandra nodes needed for the converters' writes, which then timed out, and the group
+    // stopped making progress.
+    await waitFor(
+      async () => {
+        const progress = await groupProgress(admin, converters, usercache);
+        if (progress.partitions.every((p) => Math.max(0, p.committed) >= p.high)) return true;
+        await sleep(2_000);
+        return undefined;
+      },
+      900_000,
+      'the converters to have taken every pushed entry',
+    );
+    // Then the rows, a pass every few seconds; a pass ends at the fifth user still short (enough to diagnose).
     await waitFor(
       async () => {
         mismatches.length = 0;
@@ -105,10 +123,13 @@ export async function expectEveryEntryOnce(
           if (stored === JSON.stringify(sorted(u.expected))) continue;
           mismatches.push(`${u.token}: stored ${stored} expected ${JSON.stringify(sorted(u.expected))}`);
           mismatched.push(u);
+          if (mismatches.length >= 5) break;
         }
-        return mismatches.length === 0 ? true : undefined;
+        if (mismatches.length === 0) return true;
+        await sleep(5_000);
+        return undefined;
       },
-      900_000,
+      300_000,
       'every entry in the timeseries',
     );
   } catch (err) {
