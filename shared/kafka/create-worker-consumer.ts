@@ -16,7 +16,11 @@ export function createWorkerConsumer(
     // A crashed worker's partitions wait this long before another worker takes them over, so it is short; a
     // batch (a few thousand entries of one partition) takes one to two seconds, heartbeats between.
     sessionTimeout: 10_000,
-    rebalanceTimeout: 10_000,
+    // How long a rebalance waits for each member to rejoin, which a member does once its batch in hand is done. At
+    // 10 s, batches slowed past it by an overloaded Cassandra (the cluster suite, after its faults) put the two
+    // converters in a loop: each rejoin evicted the busy other, whose rejoin evicted the first, and the group made no
+    // progress for minutes. Takeover after a crash is bounded by sessionTimeout, not by this.
+    rebalanceTimeout: 60_000,
     heartbeatInterval: 1_000,
     maxBytesPerPartition,
   });
