@@ -29,6 +29,20 @@ describe('workerEachBatch', () => {
     expect(calls).toEqual(['handle 3', 'heartbeat', 'resolve 9', 'commit', 'after commit']);
   });
 
+  it('When the handler runs long, then the batch heartbeats meanwhile, and stops once it is done', async () => {
+    const { payload: p, calls } = payload(['1']);
+    let finish!: () => void;
+    const running = workerEachBatch(() => new Promise<void>((r) => (finish = r)), 5)(p);
+    await new Promise((r) => setTimeout(r, 40));
+    finish();
+    await running;
+    const beats = calls.filter((c) => c === 'heartbeat').length;
+    expect(beats).toBeGreaterThanOrEqual(2);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(calls.filter((c) => c === 'heartbeat').length).toBe(beats);
+    expect(calls.slice(-2)).toEqual(['resolve 1', 'commit']);
+  });
+
   it('When the handler returns nothing, then the batch is still committed', async () => {
     const { payload: p, calls } = payload(['1']);
     await workerEachBatch(async () => undefined)(p);

@@ -54,10 +54,27 @@ export interface RunningWorker {
  * has resolved is the batch's last offset resolved and committed. A crash at any instant before the commit
  * redelivers the batch. Exported for tests that drive a handler with a plain payload.
  */
-export function workerEachBatch(handle: BatchHandler): (payload: EachBatchPayload) => Promise<void> {
+/** How often a batch in hand heartbeats: a few times within the session timeout (create-worker-consumer.ts). */
+const BATCH_HEARTBEAT_MS = 2_000;
+
+export function workerEachBatch(
+  handle: BatchHandler,
+  heartbeatEveryMs = BATCH_HEARTBEAT_MS,
+): (payload: EachBatchPayload) => Promise<void> {
   return async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
     if (batch.messages.length === 0 || !isRunning() || isStale()) return;
-    const done = await handle({ batch, heartbeat });
+    // kafkajs heartbeats only between batches or when asked. A batch slowed past the 10 s session timeout (Cassandra
+    // overloaded after a node came back) got its worker evicted, its commit refused and the batch done again, for
+    // ever: the cluster suite's converters made no progress for minutes. So the batch heartbeats while it runs. A
+    // failed heartbeat (a rebalance under way) is left to kafkajs, which rejoins once the batch is done, within the
+    // 60 s rebalance timeout.
+    const keepAlive = setInterval(() => void heartbeat().catch(() => undefined), heartbeatEveryMs);
+    let done: BatchDone | void;
+    try {
+      done = await handle({ batch, heartbeat });
+    } finally {
+      clearInterval(keepAlive);
+    }
     resolveOffset(lastOffset(batch));
     await commitOffsetsIfNecessary();
     done?.afterCommit();
