@@ -14,7 +14,8 @@ export function createWorkerConsumer(
     groupId,
     allowAutoTopicCreation: false,
     // A crashed worker's partitions wait this long before another worker takes them over, so it is short; a
-    // batch (a few thousand entries of one partition) takes one to two seconds, heartbeats between.
+    // batch (a few thousand entries of one partition) takes one to two seconds and heartbeats while it runs
+    // (run-worker.ts).
     sessionTimeout: 10_000,
     // How long a rebalance waits for each member to rejoin, which a member does once its batch in hand is done. At
     // 10 s, batches slowed past it by an overloaded Cassandra (the cluster suite, after its faults) put the two

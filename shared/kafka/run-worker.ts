@@ -48,15 +48,15 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
+/** How often a batch in hand heartbeats: a few times within the session timeout (create-worker-consumer.ts). */
+const BATCH_HEARTBEAT_MS = 2_000;
+
 /**
  * The eachBatch every worker runs, around its handler: a batch that is empty, or that arrives while the consumer
  * stops or after a rebalance took its partition away, is left alone; otherwise the handler runs, and only once it
  * has resolved is the batch's last offset resolved and committed. A crash at any instant before the commit
  * redelivers the batch. Exported for tests that drive a handler with a plain payload.
  */
-/** How often a batch in hand heartbeats: a few times within the session timeout (create-worker-consumer.ts). */
-const BATCH_HEARTBEAT_MS = 2_000;
-
 export function workerEachBatch(
   handle: BatchHandler,
   heartbeatEveryMs = BATCH_HEARTBEAT_MS,

@@ -4,8 +4,9 @@
  * Cassandra nodes (RF 3, LOCAL_QUORUM) while fifty phones push slices of real days, each slice under a fresh user.
  * Each cycle kill -9s one broker and one Cassandra node together (and starts each again) and, while they are away, a
  * converter, a trip builder and a gateway (their supervisor starts them again; a phone whose connection dropped sends
- * its put to the other gateway). Then every user's timeseries must hold exactly its slice's entries, none doubled, every slice's trips
- * must equal a calm build of the same slice, and every put must have answered 200 or an honest 503.
+ * its put to the other gateway). Then every user's timeseries must hold exactly its slice's entries, none doubled,
+ * every slice's trips must equal a calm build of the same slice, and every put must have answered 200 or an honest
+ * 503.
  *
  * ITINERA_CLUSTER_CYCLES (default 10) sets the number of cycles, five faults each; ITINERA_CLUSTER_PHONES the phones
  * (50); ITINERA_CLUSTER_PUT_ENTRIES and ITINERA_CLUSTER_PUT_PAUSE_MS their pace (test/cluster/rig.ts).
@@ -37,7 +38,6 @@ const rig = useClusterRig('cluster');
 interface Fault {
   kind: 'broker' | 'cassandra' | 'converter' | 'trip builder' | 'gateway';
   target: string;
-  at: number;
   /** Seconds from the kill until the node answered again (servers only). */
   restartS?: number;
 }
@@ -61,7 +61,7 @@ async function injectFaults(cycle: number, tally: PutTally, faults: Fault[]): Pr
     log(`cycle ${cycle}: kill -9 ${node.name}`);
     await new Promise((r) => setTimeout(r, DOWN_MS));
     await startNode(rig.ctx, node);
-    const fault: Fault = { kind, target: node.name, at, restartS: (Date.now() - at) / 1000 };
+    const fault: Fault = { kind, target: node.name, restartS: (Date.now() - at) / 1000 };
     faults.push(fault);
     log(`cycle ${cycle}: ${node.name} back after ${fault.restartS?.toFixed(1)} s`);
     if (kind === 'broker') await replicasInSync(rig.env, rig.admin);
@@ -81,7 +81,7 @@ async function injectFaults(cycle: number, tally: PutTally, faults: Fault[]): Pr
     ['gateway', instance(rig.itinera.gateways)],
   ] as const) {
     await moreAcks(tally, 10);
-    faults.push({ kind, target: service.name, at: Date.now() });
+    faults.push({ kind, target: service.name });
     await service.kill9();
     log(`cycle ${cycle}: kill -9 ${service.name}`);
   }
