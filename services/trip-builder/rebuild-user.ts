@@ -54,14 +54,17 @@ export async function rebuildUser(deps: RebuildDeps, userId: string, earliestNew
   const lateData = resume !== undefined && earliestNewTs < resume.fromTs;
   const window = planRebuild(resume, lateData ? await deps.trips.indexFrom(userId, -Infinity) : [], earliestNewTs);
   const readFrom = Math.max(0, Math.min(window.fromTs, window.place?.enterTs ?? Infinity));
-  const raw = await deps.timeseries.find(userId, Object.values(OBSERVED_KEYS), 'data.ts', readFrom, END_OF_TIME);
+  // The trips the window replaces are read beside its observations: neither depends on the other.
+  const [raw, old] = await Promise.all([
+    deps.timeseries.find(userId, Object.values(OBSERVED_KEYS), 'data.ts', readFrom, END_OF_TIME),
+    deps.trips.indexFrom(userId, window.fromTs),
+  ]);
   const entries = raw
     .map((json) => JSON.parse(json) as TimeseriesLike)
     .filter((e) => e.metadata.key !== OBSERVED_KEYS.location || Number(e.data['ts']) >= window.fromTs);
   const built = buildTrips(toObservations(entries), window.place);
   const trips = await withPredictedModes(built.trips, deps.transitStops);
 
-  const old = await deps.trips.indexFrom(userId, window.fromTs);
   await deps.trips.replaceTrips(userId, old, trips);
 
   const days = new Set([...old.map((t) => t.localDate), ...trips.map(tripLocalDate)]);
@@ -79,9 +82,11 @@ export async function rebuildUser(deps: RebuildDeps, userId: string, earliestNew
     await deps.trips.saveDiaryDay(userId, day, rendering);
     if (timeline.length > 0) deps.pipelineLog.info(`Adding ${timeline.length} trips for day ${day}`, { user: userId });
   }
-  const latest = await deps.trips.latestTrips(userId, RECENT_TRIPS_SCAN);
+  const [latest, first] = await Promise.all([
+    deps.trips.latestTrips(userId, RECENT_TRIPS_SCAN),
+    deps.trips.firstTrip(userId),
+  ]);
   await refreshUsercache(deps, userId, rendered, latest);
-  const first = await deps.trips.firstTrip(userId);
   await deps.trips.saveProgress(userId, {
     completeTs: latest[0]?.endTs ?? null,
     rangeStartTs: first?.startTs ?? null,
@@ -211,11 +216,12 @@ async function refreshUsercache(
     const timeline = rendered.get(day);
     if (timeline === undefined && existing.includes(diaryKey(day))) continue;
     const data = timeline ?? (await renderDay(deps, userId, day)).timeline;
-    await deps.documents.put(userId, diaryKey(day), data, writeTs);
-    await deps.publishDocument(userId, diaryKey(day), data, writeTs);
+    await Promise.all([
+      deps.documents.put(userId, diaryKey(day), data, writeTs),
+      deps.publishDocument(userId, diaryKey(day), data, writeTs),
+    ]);
   }
   for (const key of obsoleteKeys(existing, recent.map(diaryKey))) {
-    await deps.documents.remove(userId, key);
-    await deps.publishDocument(userId, key, null, writeTs);
+    await Promise.all([deps.documents.remove(userId, key), deps.publishDocument(userId, key, null, writeTs)]);
   }
 }

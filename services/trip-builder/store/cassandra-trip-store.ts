@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { Cql, Statement } from '../../../shared/cassandra/index.js';
 import {
   createCompositeEntriesTable,
@@ -18,6 +19,11 @@ import type { BuiltTrip } from '../domain/timeline/build-trips.js';
 import type { IndexedTrip, RenderedDay, TripStore } from '../stores.js';
 
 const INDEX_COLUMNS = 'raw_start_ts, local_date, place_before, start_ts, end_ts';
+/**
+ * Old trips read at once when a rebuild replaces them (for their sections' metric rows): a late day can replace
+ * hundreds, and one read after another made a rebuild wait a round trip each.
+ */
+const OLD_TRIP_READS = 16;
 
 function parsePlace(text: unknown): PlaceAnchor | undefined {
   return typeof text === 'string' && text !== '' ? (JSON.parse(text) as PlaceAnchor) : undefined;
@@ -150,7 +156,7 @@ export function createCassandraTripStore(cql: Cql): TripStore {
       return rs.rows[0] ? toIndexed(rs.rows[0]) : undefined;
     },
     async neighbours(userId, beforeTs, afterTs) {
-      const [prev, next] = await Promise.all([
+      const [before, after] = await Promise.all([
         cql.read(
           `SELECT ${INDEX_COLUMNS} FROM trip_index WHERE user_id = ? AND raw_start_ts < ? ORDER BY raw_start_ts DESC LIMIT 1`,
           [userId, beforeTs],
@@ -160,12 +166,13 @@ export function createCassandraTripStore(cql: Cql): TripStore {
           afterTs,
         ]),
       ]);
-      const p = prev.rows[0] ? toIndexed(prev.rows[0]) : undefined;
-      const n = next.rows[0] ? toIndexed(next.rows[0]) : undefined;
-      return {
-        previous: p ? await readTrip(userId, p.localDate, p.rawStartTs) : undefined,
-        next: n ? await readTrip(userId, n.localDate, n.rawStartTs) : undefined,
-      };
+      const p = before.rows[0] ? toIndexed(before.rows[0]) : undefined;
+      const n = after.rows[0] ? toIndexed(after.rows[0]) : undefined;
+      const [previous, next] = await Promise.all([
+        p ? readTrip(userId, p.localDate, p.rawStartTs) : undefined,
+        n ? readTrip(userId, n.localDate, n.rawStartTs) : undefined,
+      ]);
+      return { previous, next };
     },
     async tripsOfDay(userId, localDate) {
       const rs = await cql.read('SELECT trip FROM trips_by_day WHERE user_id = ? AND local_date = ?', [
@@ -177,8 +184,10 @@ export function createCassandraTripStore(cql: Cql): TripStore {
     async replaceTrips(userId, old, fresh) {
       const freshStarts = new Set(fresh.map((t) => t.rawStartTs));
       const deletes: Statement[] = [];
-      for (const o of old) {
-        const before = await readTrip(userId, o.localDate, o.rawStartTs);
+      const limit = pLimit(OLD_TRIP_READS);
+      const befores = await Promise.all(old.map((o) => limit(() => readTrip(userId, o.localDate, o.rawStartTs))));
+      for (const [i, o] of old.entries()) {
+        const before = befores[i];
         for (const s of before?.sections ?? []) deletes.push(sectionMetrics.remove(userId, s.startTs));
         if (freshStarts.has(o.rawStartTs)) continue;
         deletes.push(
