@@ -1,31 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { CassandraClient } from '../../shared/cassandra/index.js';
-
-/** How long a schema change may take to reach every node before the migration goes on regardless. */
-const SCHEMA_AGREEMENT_TIMEOUT_MS = 90_000;
-
-/**
- * Waits until every node the ring knows reports the same schema version, polling the control connection. The
- * driver waits by itself only 10 s after a DDL statement; on a loaded cluster (the rolling-restart suite right after
- * the fault suite dropped a keyspace of 200,000 entries) a new table took longer to reach the third node, and the
- * first statement on it failed there with "Unknown CF". A node that is down keeps its old version in system.peers,
- * so the wait is bounded and the migration then goes on: the table reaches that node when it comes back.
- */
-export async function untilSchemaAgrees(
-  client: CassandraClient,
-  timeoutMs = SCHEMA_AGREEMENT_TIMEOUT_MS,
-): Promise<boolean> {
-  // checkSchemaAgreement is public in the driver but missing from its type declarations.
-  const metadata = client.metadata as unknown as { checkSchemaAgreement(): Promise<boolean> };
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await metadata.checkSchemaAgreement()) return true;
-    if (Date.now() >= deadline) return false;
-    await sleep(250);
-  }
-}
 
 /** The single local node's keyspace replication, unchanged since the first release. */
 export const SINGLE_NODE_REPLICATION = "{'class': 'SimpleStrategy', 'replication_factor': 1}";
@@ -54,12 +29,8 @@ export async function migrate(
   /** Runs after a version's statements, before the version is recorded (see data-migrations.ts). */
   afterVersion: (version: number) => Promise<void> = async () => {},
 ): Promise<number> {
-  const ddl = async (statement: string) => {
-    await client.execute(statement);
-    await untilSchemaAgrees(client);
-  };
-  await ddl(`CREATE KEYSPACE IF NOT EXISTS ${keyspace} WITH replication = ${replication}`);
-  await ddl(
+  await client.execute(`CREATE KEYSPACE IF NOT EXISTS ${keyspace} WITH replication = ${replication}`);
+  await client.execute(
     `CREATE TABLE IF NOT EXISTS ${keyspace}.schema_migrations (version int PRIMARY KEY, name text, applied_at timestamp)`,
   );
   const applied = new Set(
@@ -80,7 +51,7 @@ export async function migrate(
       .map((s) => s.trim())
       .filter(Boolean);
     for (const statement of statements) {
-      await ddl(
+      await client.execute(
         statement.replace(/(TABLE IF NOT EXISTS|INDEX IF NOT EXISTS|TABLE IF EXISTS) (\w+)/, `$1 ${keyspace}.$2`),
       );
     }

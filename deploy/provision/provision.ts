@@ -21,6 +21,9 @@ export const topicSchemas: Record<TopicId, string> = {
   diary: 'diary-document.avsc',
 };
 
+/** How long a schema change may take to reach every node before provisioning goes on regardless. */
+const SCHEMA_AGREEMENT_WAIT_S = 90;
+
 export interface ProvisionReport {
   topics: number;
   schemaVersion: number;
@@ -54,9 +57,14 @@ export async function provision(config: Config): Promise<ProvisionReport> {
     await admin.disconnect();
   }
 
+  // After each DDL statement the driver waits for every node to agree on the schema; its 10 s were not enough on a
+  // loaded cluster (the rolling-restart suite right after the fault suite dropped a keyspace of 200,000 entries): a
+  // new table reached the third node later and the first statement on it failed there with "Unknown CF". A node
+  // that is down never agrees (system.peers keeps its old version), so the wait stays bounded.
   const client = createCassandraClient({
     contactPoints: config.cassandra.contactPoints,
     localDataCenter: config.cassandra.localDataCenter,
+    schemaAgreementWaitSeconds: SCHEMA_AGREEMENT_WAIT_S,
   });
   let schemaVersion: number;
   try {
