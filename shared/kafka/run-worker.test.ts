@@ -17,6 +17,9 @@ function payload(offsets: string[], state: { running?: boolean; stale?: boolean 
   return { payload: p, calls };
 }
 
+/** Tries again in place without waiting, so the tests stay fast. */
+const QUICK = { retries: 2, firstDelayMs: 1, maxDelayMs: 1 };
+
 describe('workerEachBatch', () => {
   it('When the handler resolves, then the last offset is resolved and committed, then its afterCommit runs', async () => {
     const { payload: p, calls } = payload(['7', '8', '9']);
@@ -32,7 +35,7 @@ describe('workerEachBatch', () => {
   it('When the handler runs long, then the batch heartbeats meanwhile, and stops once it is done', async () => {
     const { payload: p, calls } = payload(['1']);
     let finish!: () => void;
-    const running = workerEachBatch(() => new Promise<void>((r) => (finish = r)), 5)(p);
+    const running = workerEachBatch(() => new Promise<void>((r) => (finish = r)), { heartbeatEveryMs: 5 })(p);
     await new Promise((r) => setTimeout(r, 40));
     finish();
     await running;
@@ -49,10 +52,42 @@ describe('workerEachBatch', () => {
     expect(calls).toEqual(['resolve 1', 'commit']);
   });
 
-  it('When the handler throws, then nothing is resolved or committed and kafkajs gets the error (it retries the batch)', async () => {
+  it('When the handler throws once, then it is tried again in place and the batch is committed once', async () => {
+    const { payload: p, calls } = payload(['4', '5']);
+    let attempts = 0;
+    const retried: unknown[] = [];
+    const handle: BatchHandler = async () => {
+      attempts += 1;
+      if (attempts === 1) throw new Error('Cassandra away');
+    };
+    await workerEachBatch(handle, { retry: QUICK, onRetry: (f) => retried.push(f) })(p);
+    expect(attempts).toBe(2);
+    expect(retried).toEqual([{ topic: 'in', partition: 0, attempt: 1, error: new Error('Cassandra away') }]);
+    expect(calls.filter((c) => c !== 'heartbeat')).toEqual(['resolve 5', 'commit']);
+  });
+
+  it('When the handler keeps throwing, then after its tries nothing is resolved or committed and kafkajs gets the error (it retries the batch)', async () => {
     const { payload: p, calls } = payload(['1']);
     const failure = new Error('Cassandra away');
-    await expect(workerEachBatch(async () => Promise.reject(failure))(p)).rejects.toBe(failure);
+    const handle = vi.fn<BatchHandler>(async () => Promise.reject(failure));
+    await expect(workerEachBatch(handle, { retry: QUICK })(p)).rejects.toBe(failure);
+    expect(handle).toHaveBeenCalledTimes(QUICK.retries + 1);
+    expect(calls.filter((c) => c !== 'heartbeat')).toEqual([]);
+  });
+
+  it.each([
+    ['the consumer stops', { running: false }],
+    ['a rebalance took the partition away', { stale: true }],
+  ])('When the handler throws and then %s, then it is not tried again', async (_what, after) => {
+    const state: { running?: boolean; stale?: boolean } = {};
+    const { payload: p, calls } = payload(['1'], state);
+    const failure = new Error('Cassandra away');
+    const handle = vi.fn<BatchHandler>(async () => {
+      Object.assign(state, after);
+      throw failure;
+    });
+    await expect(workerEachBatch(handle, { retry: QUICK })(p)).rejects.toBe(failure);
+    expect(handle).toHaveBeenCalledTimes(1);
     expect(calls).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
 import type { Batch, EachBatchPayload, Kafka, Producer } from 'kafkajs';
+import pRetry from 'p-retry';
 import type { Logger } from '../logger/index.js';
 import { createIdempotentProducer } from './create-kafka.js';
 import { createWorkerConsumer } from './create-worker-consumer.js';
@@ -13,8 +14,8 @@ export interface BatchDone {
 
 /**
  * A worker's work on one batch of one partition. Resolving means the batch is done: its last offset is then
- * resolved and committed. Throwing (an outage) commits nothing: kafkajs retries the batch, so every effect of a
- * handler must be idempotent.
+ * resolved and committed. Throwing (an outage) commits nothing: the batch is tried again, in place and then by
+ * kafkajs (workerEachBatch), so every effect of a handler must be idempotent.
  */
 export type BatchHandler = (batch: WorkerBatch) => Promise<BatchDone | void>;
 
@@ -52,26 +53,62 @@ export interface RunningWorker {
 const BATCH_HEARTBEAT_MS = 2_000;
 
 /**
+ * How a failed batch is tried again in place before kafkajs is given the error: 4 more tries, 0.5, 1, 2 and 4 s
+ * apart (7.5 s in all), which rides out a Cassandra node's restart or a leader election. Past that the outage is
+ * longer, and kafkajs' own restart (the consumer leaves and rejoins, with its own backoff) takes over.
+ */
+export interface BatchRetry {
+  retries: number;
+  firstDelayMs: number;
+  maxDelayMs: number;
+}
+export const BATCH_RETRY: BatchRetry = { retries: 4, firstDelayMs: 500, maxDelayMs: 4_000 };
+
+export interface EachBatchOptions {
+  /** @defaultValue BATCH_HEARTBEAT_MS */
+  heartbeatEveryMs?: number;
+  /** @defaultValue BATCH_RETRY */
+  retry?: BatchRetry;
+  /** Told of each failure that is tried again in place (the worker logs it). */
+  onRetry?: (failure: { topic: string; partition: number; attempt: number; error: Error }) => void;
+}
+
+/**
  * The eachBatch every worker runs, around its handler: a batch that is empty, or that arrives while the consumer
  * stops or after a rebalance took its partition away, is left alone; otherwise the handler runs, and only once it
  * has resolved is the batch's last offset resolved and committed. A crash at any instant before the commit
- * redelivers the batch. Exported for tests that drive a handler with a plain payload.
+ * redelivers the batch. A handler that throws is tried again in place a few times (`retry`) while the partition is
+ * still this worker's: thrown straight to kafkajs, every short Cassandra outage restarted the consumer, which
+ * leaves and rejoins the group, so every member of the group stopped for a rebalance. Exported for tests that
+ * drive a handler with a plain payload.
  */
 export function workerEachBatch(
   handle: BatchHandler,
-  heartbeatEveryMs = BATCH_HEARTBEAT_MS,
+  { heartbeatEveryMs = BATCH_HEARTBEAT_MS, retry = BATCH_RETRY, onRetry }: EachBatchOptions = {},
 ): (payload: EachBatchPayload) => Promise<void> {
   return async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
     if (batch.messages.length === 0 || !isRunning() || isStale()) return;
     // kafkajs heartbeats only between batches or when asked. A batch slowed past the 10 s session timeout (Cassandra
     // overloaded after a node came back) got its worker evicted, its commit refused and the batch done again, for
-    // ever: the cluster suite's converters made no progress for minutes. So the batch heartbeats while it runs. A
-    // failed heartbeat (a rebalance under way) is left to kafkajs, which rejoins once the batch is done, within the
-    // 60 s rebalance timeout.
+    // ever: the cluster suite's converters made no progress for minutes. So the batch heartbeats while it runs, and
+    // while it waits to be tried again. A failed heartbeat (a rebalance under way) is left to kafkajs, which rejoins
+    // once the batch is done, within the 60 s rebalance timeout.
     const keepAlive = setInterval(() => void heartbeat().catch(() => undefined), heartbeatEveryMs);
     let done: BatchDone | void;
     try {
-      done = await handle({ batch, heartbeat });
+      done = await pRetry(() => handle({ batch, heartbeat }), {
+        retries: retry.retries,
+        minTimeout: retry.firstDelayMs,
+        maxTimeout: retry.maxDelayMs,
+        factor: 2,
+        randomize: false,
+        // Once the consumer stops or the partition has moved on, the batch is no longer this worker's to finish.
+        shouldRetry: ({ error, attemptNumber }) => {
+          if (!isRunning() || isStale()) return false;
+          onRetry?.({ topic: batch.topic, partition: batch.partition, attempt: attemptNumber, error });
+          return true;
+        },
+      });
     } finally {
       clearInterval(keepAlive);
     }
@@ -108,7 +145,16 @@ export async function runWorker(options: WorkerOptions): Promise<RunningWorker> 
     autoCommit: true,
     eachBatchAutoResolve: false,
     partitionsConsumedConcurrently: partitionsAtOnce,
-    eachBatch: workerEachBatch(options.handler(producer)),
+    eachBatch: workerEachBatch(options.handler(producer), {
+      onRetry: ({ topic: from, partition, attempt, error }) =>
+        logger.warn('Batch failed, trying it again', {
+          group: groupId,
+          topic: from,
+          partition,
+          attempt,
+          error: error.message,
+        }),
+    }),
   });
   return {
     async stop() {
