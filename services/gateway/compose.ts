@@ -2,7 +2,7 @@ import type { Kafka } from 'kafkajs';
 import { type CassandraClient, createCql } from '../../shared/cassandra/index.js';
 import type { Config } from '../../shared/config/index.js';
 import { topicName } from '../../shared/events/index.js';
-import { createPutProducer } from '../../shared/kafka/index.js';
+import { createSafeProducer } from '../../shared/kafka/index.js';
 import { createAvroCodec, createSchemaRegistry } from '../../shared/schema-registry/index.js';
 import { createTimeseriesReader } from '../../shared/timeseries/index.js';
 import type { GatewayDeps } from './app.js';
@@ -43,7 +43,7 @@ export interface ComposedGateway {
 /** The gateway's dependencies from its configuration and clients: what main.ts, the tests and the bench run. */
 export function composeGateway({ config, cassandra, kafka, webLog, sendTimeoutMs }: GatewayClients): ComposedGateway {
   const cql = createCql(cassandra);
-  const producers = Array.from({ length: PRODUCERS }, () => createPutProducer(kafka));
+  const producers = Array.from({ length: PRODUCERS }, () => createSafeProducer(kafka));
   const codec = createAvroCodec(createSchemaRegistry(config.schemaRegistry.url));
   const readiness = createDependencyProbes({ kafka, cassandra, registryUrl: config.schemaRegistry.url });
   const users = createUsersTable(cql, {

@@ -48,12 +48,10 @@ export function createIdempotentProducer(kafka: Kafka): Producer {
 }
 
 /**
- * The producer the gateway publishes puts through: the same, wrapped so that its sends run one at a time and a
- * failure renews it (safe-idempotent-producer.ts), since kafkajs alone can acknowledge records it never wrote. Not
- * yet the workers': in the cluster suite (session 15) both converters stopped converting after the first broker
- * kill with it, not understood yet; a worker's lost record is a notice, not an entry (see the README).
+ * The producer the gateway and the workers publish through: the same, wrapped so that its sends run one at a time
+ * and a failure renews it (safe-idempotent-producer.ts), since kafkajs alone can acknowledge records it never wrote.
  */
-export function createPutProducer(kafka: Kafka): Producer {
+export function createSafeProducer(kafka: Kafka): Producer {
   return safeIdempotentProducer(() => createIdempotentProducer(kafka));
 }
 

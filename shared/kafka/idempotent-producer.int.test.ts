@@ -9,7 +9,7 @@ import { connect, type Socket } from 'node:net';
 import { Kafka, logLevel, type Admin, type ISocketFactory } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
-import { createPutProducer } from './create-kafka.js';
+import { createSafeProducer } from './create-kafka.js';
 
 /** Kafka's Produce request: its api key, at byte 4 of a request, after the size. */
 const PRODUCE_API_KEY = 0;
@@ -96,7 +96,7 @@ describe('the idempotent producer when a written request fails', () => {
       socketFactory: sockets.factory,
       logLevel: logLevel.NOTHING,
     });
-    const producer = createPutProducer(kafka);
+    const producer = createSafeProducer(kafka);
     await producer.connect();
     try {
       await producer.send({ topic, acks: -1, messages: batch('warm-up') });
@@ -122,7 +122,7 @@ describe('the idempotent producer when a written request fails', () => {
       topics: [{ topic, numPartitions: 2, configEntries: [{ name: 'max.message.bytes', value: '2000' }] }],
       waitForLeaders: true,
     });
-    const producer = createPutProducer(env.kafka);
+    const producer = createSafeProducer(env.kafka);
     await producer.connect();
     try {
       const half = producer.send({

@@ -75,6 +75,16 @@ describe('workerEachBatch', () => {
     expect(calls.filter((c) => c !== 'heartbeat')).toEqual([]);
   });
 
+  it('When the handler fails because a heartbeat failed (a rebalance), then it is not tried again', async () => {
+    const { payload: p, calls } = payload(['1']);
+    const rebalancing = new Error('The group is rebalancing, so a rejoin is needed');
+    (p as { heartbeat: () => Promise<void> }).heartbeat = async () => Promise.reject(rebalancing);
+    const handle = vi.fn<BatchHandler>(async ({ heartbeat }) => heartbeat());
+    await expect(workerEachBatch(handle, { retry: QUICK })(p)).rejects.toBe(rebalancing);
+    expect(handle).toHaveBeenCalledTimes(1);
+    expect(calls).toEqual([]);
+  });
+
   it.each([
     ['the consumer stops', { running: false }],
     ['a rebalance took the partition away', { stale: true }],

@@ -1,7 +1,7 @@
 import type { Batch, EachBatchPayload, Kafka, Producer } from 'kafkajs';
 import pRetry from 'p-retry';
 import type { Logger } from '../logger/index.js';
-import { createIdempotentProducer } from './create-kafka.js';
+import { createSafeProducer } from './create-kafka.js';
 import { createWorkerConsumer } from './create-worker-consumer.js';
 
 /** What a worker's handler is given of a batch: its messages (one partition) and the heartbeat for long work. */
@@ -91,20 +91,31 @@ export function workerEachBatch(
     // kafkajs heartbeats only between batches or when asked. A batch slowed past the 10 s session timeout (Cassandra
     // overloaded after a node came back) got its worker evicted, its commit refused and the batch done again, for
     // ever: the cluster suite's converters made no progress for minutes. So the batch heartbeats while it runs, and
-    // while it waits to be tried again. A failed heartbeat (a rebalance under way) is left to kafkajs, which rejoins
-    // once the batch is done, within the 60 s rebalance timeout.
-    const keepAlive = setInterval(() => void heartbeat().catch(() => undefined), heartbeatEveryMs);
+    // while it waits to be tried again. A failed heartbeat (mostly a rebalance under way) is left to kafkajs, which
+    // rejoins once the batch is done, within the 60 s rebalance timeout; the batch is then not tried again in place,
+    // since every retry would only keep the whole group waiting for this member (the cluster suite's converters tried
+    // "the group is rebalancing" four times over before this).
+    let heartbeatFailed = false;
+    const beat = async () => {
+      try {
+        await heartbeat();
+      } catch (err) {
+        heartbeatFailed = true;
+        throw err;
+      }
+    };
+    const keepAlive = setInterval(() => void beat().catch(() => undefined), heartbeatEveryMs);
     let done: BatchDone | void;
     try {
-      done = await pRetry(() => handle({ batch, heartbeat }), {
+      done = await pRetry(() => handle({ batch, heartbeat: beat }), {
         retries: retry.retries,
         minTimeout: retry.firstDelayMs,
         maxTimeout: retry.maxDelayMs,
         factor: 2,
         randomize: false,
-        // Once the consumer stops or the partition has moved on, the batch is no longer this worker's to finish.
+        // Once the consumer stops, the partition has moved on or the group is rebalancing, the batch is kafkajs' again.
         shouldRetry: ({ error, attemptNumber }) => {
-          if (!isRunning() || isStale()) return false;
+          if (heartbeatFailed || !isRunning() || isStale()) return false;
           onRetry?.({ topic: batch.topic, partition: batch.partition, attempt: attemptNumber, error });
           return true;
         },
@@ -128,7 +139,7 @@ const lastOffset = (batch: Batch) => batch.messages[batch.messages.length - 1]!.
  */
 export async function runWorker(options: WorkerOptions): Promise<RunningWorker> {
   const { kafka, groupId, topic, logger, onFatal, onStopped, partitionsAtOnce = 2 } = options;
-  const producer = createIdempotentProducer(kafka);
+  const producer = createSafeProducer(kafka);
   await producer.connect();
   const consumer = createWorkerConsumer(
     kafka,
