@@ -7,6 +7,7 @@ import { extrapolateStart } from './extrapolate-start.js';
 import { findJumps } from './jump-smoothing.js';
 import { overrideMode } from './mode-override.js';
 import { type Fix, resample } from './resample.js';
+import { squishStops } from './squish-stops.js';
 
 /** A trip shorter than this (m) once cleaned is GPS noise around a place, not travel. */
 export const MIN_TRIP_DISTANCE_M = 100;
@@ -53,7 +54,8 @@ export interface PlaceAnchor {
 /**
  * Cleans one trip: drops GPS jumps from each section, pulls the first section back to the place the user left
  * (at a time extrapolated from the section's own speed), resamples every section on a 30 s clock, applies the
- * speed sanity checks to the sensed mode, and joins sections by stops. Undefined when nothing is left.
+ * speed sanity checks to the sensed mode, and joins sections by stops, squishing those no place explains
+ * (squish-stops.ts). Undefined when nothing is left.
  */
 export function cleanTrip(
   points: readonly LocationPoint[],
@@ -109,6 +111,7 @@ export function cleanTrip(
       distance: haversine(before.endLoc, after.startLoc),
     });
   }
+  squishStops(sections, stops, points);
   return { sections, stops };
 }
 

@@ -21,7 +21,7 @@ export interface SectionCut {
  * A gap wider than this (m) between two sections is a stop to squish (e-mission's `section.startStopRadius` and
  * `section.endStopRadius`, whichever is larger).
  */
-const STOP_RADIUS_M = 150;
+export const STOP_RADIUS_M = 150;
 /** A stop is given to one side only when one of its two time gaps is at least this many times the other. */
 const SQUISH_GAP_RATIO = 1.5;
 
