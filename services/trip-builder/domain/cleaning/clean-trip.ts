@@ -49,6 +49,11 @@ export interface CleanedStop {
 export interface PlaceAnchor {
   enterTs: number;
   loc: LonLat;
+  /**
+   * Where the diary's place is, when it is not `loc`: trips since the last one kept were dropped (too short, no
+   * section), so the diary shows the user still at the end of that kept trip (see squished-place.ts).
+   */
+  diaryLoc?: LonLat;
 }
 
 /**

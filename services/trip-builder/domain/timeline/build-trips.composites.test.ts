@@ -47,6 +47,12 @@ describe("buildTrips against e-mission's 2023 composite trips", () => {
         mine!.sections.map((s) => modeName(s.mode)),
         `sections of ${c.data.start_fmt_time}`,
       ).toEqual(reference.modes);
+      // Where its sections begin and end, and its length, as e-mission's cleaning left them.
+      expect(mine!.distance, `distance of ${c.data.start_fmt_time}`).toBeCloseTo(c.data.distance, 0);
+      expect(
+        mine!.sections.map((s) => [Math.round(s.startTs), Math.round(s.endTs)]),
+        `section bounds of ${c.data.start_fmt_time}`,
+      ).toEqual(c.data.sections.map((s: any) => [Math.round(s.data.start_ts), Math.round(s.data.end_ts)]));
     }
   });
 });

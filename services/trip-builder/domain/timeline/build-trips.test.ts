@@ -3,7 +3,7 @@ import { modeName, tripLocalDate, tripToGeojson } from '../diary/trip-geojson.js
 import { toObservations } from '../observations.js';
 import { loadGroundTruth, loadRealDay, REAL_DAYS } from '../../../../test/helpers/real-days.js';
 import { buildTrips } from './build-trips.js';
-import { type ReferenceTrip, scoreDay } from '../../../../test/helpers/evaluate-trips.js';
+import { matches, type ReferenceTrip, scoreDay } from '../../../../test/helpers/evaluate-trips.js';
 
 function groundTruth(day: string): ReferenceTrip[] {
   return loadGroundTruth(day).map((t) => ({
@@ -54,6 +54,40 @@ describe('buildTrips on the real days (issue 5 acceptance)', () => {
     const matched = scores.reduce((a, s) => a + s.score.matchedExpected, 0);
     const same = scores.reduce((a, s) => a + s.score.sameSections, 0);
     expect(same / matched).toBeGreaterThanOrEqual(0.95);
+  });
+
+  /**
+   * Beyond finding the trips: where each section begins and ends, and each trip's length, as e-mission's cleaning
+   * leaves them (stops squished, a trip after a dropped one joined to the diary's place). Measured: 99 % of section
+   * bounds within 1 s (81 of 82) and 90 % of trip distances within 1 m (26 of 29).
+   */
+  it('matched trips have e-mission’s section starts and ends (within 1 s) and distances (within 1 m)', () => {
+    let bounds = 0;
+    let sameBounds = 0;
+    let trips = 0;
+    let sameDistance = 0;
+    for (const { day, built } of scores) {
+      for (const t of loadGroundTruth(day)) {
+        const p = t.properties;
+        const mine = built.find((b) =>
+          matches(
+            b,
+            groundTruth(day).find((g) => g.startTs === p['start_ts'])!,
+          ),
+        );
+        const sections = t.features.filter((f) => f.type === 'FeatureCollection').map((f) => f.features[0].properties);
+        if (!mine || mine.sections.length !== sections.length) continue;
+        trips += 1;
+        if (Math.abs(mine.distance - p['distance']) < 1) sameDistance += 1;
+        mine.sections.forEach((s, i) => {
+          bounds += 2;
+          if (Math.abs(s.startTs - sections[i].start_ts) < 1) sameBounds += 1;
+          if (Math.abs(s.endTs - sections[i].end_ts) < 1) sameBounds += 1;
+        });
+      }
+    }
+    expect(sameBounds / bounds).toBeGreaterThanOrEqual(0.95);
+    expect(sameDistance / trips).toBeGreaterThanOrEqual(0.85);
   });
 
   it('renders trips in the diary shape: places, stops, one FeatureCollection per section with equal-length arrays', () => {

@@ -8,6 +8,7 @@ import {
   MIN_TRIP_DISTANCE_M,
   type PlaceAnchor,
 } from '../cleaning/clean-trip.js';
+import { startAtDiaryPlace } from '../cleaning/squished-place.js';
 import { ANDROID_EVIDENCE, IOS_EVIDENCE } from '../sections/motion-changes.js';
 import { segmentSections, TRANSITIONS_AFTER_TRIP_S } from '../sections/segment-sections.js';
 import { type SegmenterName, segmentTrips } from '../segmentation/segment-trips.js';
@@ -91,11 +92,19 @@ export function buildTrips(obs: Observations, startPlace: PlaceAnchor | undefine
     );
     const cuts = segmentSections(points, tripMotions, evidence, fromPlace, tripTransitions);
     const cleaned = cuts.length > 0 ? cleanTrip(points, cuts, place) : undefined;
+    const trip = cleaned && toTrip(found.source, points, placeBefore, cleaned.sections, cleaned.stops);
+    if (!trip || trip.distance < MIN_TRIP_DISTANCE_M) {
+      // Dropped: for the diary the user never left the place before it (e-mission squishes the trip), which for
+      // the first trip of all is where it started.
+      const diaryLoc = place?.diaryLoc ?? place?.loc ?? first.loc;
+      place = { enterTs: last.ts, loc: last.loc, ...(diaryLoc ? { diaryLoc } : {}) };
+      continue;
+    }
+    const diaryLoc = afterUntracked ? undefined : place?.diaryLoc;
     place = { enterTs: last.ts, loc: last.loc };
-    if (!cleaned) continue;
-    const trip = toTrip(found.source, points, placeBefore, cleaned.sections, cleaned.stops);
-    if (trip.distance < MIN_TRIP_DISTANCE_M) continue;
-    trips.push(afterUntracked ? { ...trip, afterUntracked } : trip);
+    if (diaryLoc) startAtDiaryPlace(cleaned.sections, diaryLoc);
+    const kept = diaryLoc ? toTrip(found.source, points, placeBefore, cleaned.sections, cleaned.stops) : trip;
+    trips.push(afterUntracked ? { ...kept, afterUntracked } : kept);
   }
   if (segmentation.openTripStart !== undefined) resume = { fromTs: locations[segmentation.openTripStart]!.ts, place };
   return { trips, resume };
