@@ -103,21 +103,21 @@ export function cleanTrip(
     });
   });
   if (sections.length === 0) return undefined;
-  const stops: CleanedStop[] = [];
-  for (let i = 1; i < sections.length; i++) {
-    const before = sections[i - 1]!;
-    const after = sections[i]!;
-    stops.push({
-      enterTs: before.endTs,
-      exitTs: after.startTs,
-      enterLoc: before.endLoc,
-      exitLoc: after.startLoc,
-      duration: after.startTs - before.endTs,
-      distance: haversine(before.endLoc, after.startLoc),
-    });
-  }
+  const stops = sections.slice(1).map((after, i) => stopBetween(sections[i]!, after));
   squishStops(sections, stops, points);
   return { sections, stops };
+}
+
+/** The stop joining two consecutive sections of a trip: from the end of one to the start of the next. */
+export function stopBetween(before: Movement, after: Movement): CleanedStop {
+  return {
+    enterTs: before.endTs,
+    exitTs: after.startTs,
+    enterLoc: before.endLoc,
+    exitLoc: after.startLoc,
+    duration: after.startTs - before.endTs,
+    distance: haversine(before.endLoc, after.startLoc),
+  };
 }
 
 function toFix(p: LocationPoint): Fix {

@@ -46,12 +46,12 @@ export function findJumps(points: readonly LocationPoint[]): Set<number> {
 function zigzagJumps(points: readonly LocationPoint[]): Set<number> {
   const deleted = new Set<number>();
   if (points.length < 2) return deleted;
-  const speeds = stepSpeeds(points);
+  const { steps, speeds } = stepsOf(points);
   // The first fix's speed (0) counts, as in e-mission's fence.
   const q1 = percentile(speeds, 25);
   const q3 = percentile(speeds, 75);
   const maxSpeed = q3 + JUMP_IQR_FACTOR * (q3 - q1);
-  const jumps = isDistanceFiltered(points) ? iosJumps(points, speeds, maxSpeed) : androidJumps(speeds, maxSpeed);
+  const jumps = isDistanceFiltered(points) ? iosJumps(steps, speeds, maxSpeed) : androidJumps(speeds, maxSpeed);
   if (!jumps) return deleted;
   const cuts = [0, ...jumps, points.length];
   const runs = cuts.slice(1).map((end, k) => run(points, cuts[k]!, end));
@@ -64,7 +64,7 @@ function zigzagJumps(points: readonly LocationPoint[]): Set<number> {
   for (let i = startAt + 1; i < runs.length; i++) {
     let r = runs[i]!;
     if (!good && !r.cluster) {
-      const at = firstLongStep(points, r.start + 1, r.end, 1);
+      const at = firstLongStep(steps, r.start + 1, r.end, 1);
       if (at === undefined) return deleted;
       r = run(points, r.start, at);
       runs.splice(i, 1, r, run(points, at, runs[i]!.end));
@@ -78,7 +78,7 @@ function zigzagJumps(points: readonly LocationPoint[]): Set<number> {
   for (let i = startAt - 1; i >= 0; i--) {
     let r = runs[i]!;
     if (!good && !r.cluster) {
-      const at = firstLongStep(points, r.end - 1, r.start, -1);
+      const at = firstLongStep(steps, r.end - 1, r.start, -1);
       if (at === undefined) return deleted;
       r = run(points, at, r.end);
       runs.splice(i, 1, run(points, runs[i]!.start, at), r);
@@ -104,13 +104,12 @@ function androidJumps(speeds: readonly number[], maxSpeed: number): number[] {
  * jump away is the last long step (over the cluster radius) before it, and both start a new run. Undefined where
  * e-mission gives up on the section: a jump back with no long step before it, or two jumps sharing a step.
  */
-function iosJumps(points: readonly LocationPoint[], speeds: readonly number[], maxSpeed: number): number[] | undefined {
-  const step = (i: number) => haversine(points[i - 1]!.loc, points[i]!.loc);
+function iosJumps(steps: readonly number[], speeds: readonly number[], maxSpeed: number): number[] | undefined {
   const jumps: number[] = [];
-  for (let i = 1; i < points.length; i++) {
-    if (!(speeds[i]! > maxSpeed && step(i) > CLUSTER_RADIUS_M)) continue;
+  for (let i = 1; i < steps.length; i++) {
+    if (!(speeds[i]! > maxSpeed && steps[i]! > CLUSTER_RADIUS_M)) continue;
     let away = i - 1;
-    while (away >= 1 && !(step(away) > CLUSTER_RADIUS_M)) away -= 1;
+    while (away >= 1 && !(steps[away]! > CLUSTER_RADIUS_M)) away -= 1;
     if (away < 1) return undefined;
     jumps.push(away, i);
   }
@@ -145,20 +144,20 @@ function trustedRun(runs: readonly Run[]): number {
  * Where a run due to be bad is cut: scanning from `from` towards `to`, the first fix k whose step from k - 1 is
  * longer than the cluster radius (the run is cut between k - 1 and k). Undefined when no step is that long.
  */
-function firstLongStep(points: readonly LocationPoint[], from: number, to: number, step: 1 | -1): number | undefined {
-  if (step === 1) {
-    for (let k = from; k < to; k++) if (haversine(points[k - 1]!.loc, points[k]!.loc) > CLUSTER_RADIUS_M) return k;
-    return undefined;
-  }
-  for (let k = from; k > to; k--) if (haversine(points[k]!.loc, points[k - 1]!.loc) > CLUSTER_RADIUS_M) return k;
+function firstLongStep(steps: readonly number[], from: number, to: number, direction: 1 | -1): number | undefined {
+  for (let k = from; direction === 1 ? k < to : k > to; k += direction) if (steps[k]! > CLUSTER_RADIUS_M) return k;
   return undefined;
 }
 
-function stepSpeeds(points: readonly LocationPoint[]): number[] {
+/** Each fix's step from the one before (m) and its speed (m/s); the first fix's are 0 (`add_dist_heading_speed`). */
+function stepsOf(points: readonly LocationPoint[]): { steps: number[]; speeds: number[] } {
+  const steps = [0];
   const speeds = [0];
   for (let i = 1; i < points.length; i++) {
+    const d = haversine(points[i - 1]!.loc, points[i]!.loc);
     const dt = points[i]!.ts - points[i - 1]!.ts;
-    speeds.push(dt > 0 ? haversine(points[i - 1]!.loc, points[i]!.loc) / dt : 0);
+    steps.push(d);
+    speeds.push(dt > 0 ? d / dt : 0);
   }
-  return speeds;
+  return { steps, speeds };
 }

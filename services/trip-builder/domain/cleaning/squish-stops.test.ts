@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MotionType } from '../../../../shared/events/emission-enums.js';
-import { haversine, type LonLat } from '../geo.js';
+import type { LonLat } from '../geo.js';
 import type { LocationPoint } from '../observations.js';
-import type { CleanedSection, CleanedStop } from './clean-trip.js';
+import { type CleanedSection, stopBetween } from './clean-trip.js';
 import { squishStops } from './squish-stops.js';
 
 /** Metres per degree of latitude on e-mission's sphere (radius 6,371 km). */
@@ -28,15 +28,6 @@ function section(mode: number, ts: number, from: number, n: number, step: number
     distances,
   };
 }
-
-const stopBetween = (before: CleanedSection, after: CleanedSection): CleanedStop => ({
-  enterTs: before.endTs,
-  exitTs: after.startTs,
-  enterLoc: before.endLoc,
-  exitLoc: after.startLoc,
-  duration: after.startTs - before.endTs,
-  distance: haversine(before.endLoc, after.startLoc),
-});
 
 /** The trip's fixes: one at every point of each section, as the phone reported them. */
 const fixesOf = (...sections: CleanedSection[]): LocationPoint[] =>

@@ -1,7 +1,7 @@
-import type { LonLat } from '../geo.js';
 import type { LocationPoint } from '../observations.js';
 import { STOP_RADIUS_M } from '../sections/segment-sections.js';
 import type { CleanedSection, CleanedStop } from './clean-trip.js';
+import { extendEnd, extendStart, type Step } from './extend-track.js';
 
 /**
  * Closes the gaps between sections that no stop explains (e-mission's `squish_stop`, in clean_and_resample's
@@ -25,52 +25,21 @@ export function squishStops(
     if (!(stop.distance > STOP_RADIUS_M)) return;
     const before = sections[i]!;
     const after = sections[i + 1]!;
-    const gap = { distance: stop.distance, speed: stop.duration > 0 ? stop.distance / stop.duration : 0 };
+    const gap: Step = { distance: stop.distance, speed: stop.duration > 0 ? stop.distance / stop.duration : 0 };
     if (fixesPerMetre(before, points) > fixesPerMetre(after, points)) {
       // A well-tracked walk, then a sparse bus: the bus starts where the walk ended.
-      startEarlier(after, stop.enterTs, stop.enterLoc, gap);
+      extendStart(after, stop.enterTs, stop.enterLoc, gap);
       stop.exitTs = stop.enterTs;
       stop.exitLoc = stop.enterLoc;
     } else {
       // A sparse bus, then a well-tracked walk: the bus ends where the walk starts.
-      endLater(before, stop.exitTs, stop.exitLoc, gap);
+      extendEnd(before, stop.exitTs, stop.exitLoc, gap);
       stop.enterTs = stop.exitTs;
       stop.enterLoc = stop.exitLoc;
     }
     stop.duration = 0;
     stop.distance = 0;
   });
-}
-
-interface Gap {
-  distance: number;
-  speed: number;
-}
-
-function endLater(section: CleanedSection, ts: number, loc: LonLat, gap: Gap): void {
-  section.endTs = ts;
-  section.endLoc = loc;
-  section.times.push(ts);
-  section.coordinates.push([loc[0], loc[1]]);
-  section.distances.push(gap.distance);
-  section.speeds.push(gap.speed);
-  grow(section, gap);
-}
-
-/** The first point of a track has no step before it (distance and speed 0); the old first point gets the gap's. */
-function startEarlier(section: CleanedSection, ts: number, loc: LonLat, gap: Gap): void {
-  section.startTs = ts;
-  section.startLoc = loc;
-  section.times.unshift(ts);
-  section.coordinates.unshift([loc[0], loc[1]]);
-  section.distances.splice(0, 1, 0, gap.distance);
-  section.speeds.splice(0, 1, 0, gap.speed);
-  grow(section, gap);
-}
-
-function grow(section: CleanedSection, gap: Gap): void {
-  section.distance += gap.distance;
-  section.duration = section.endTs - section.startTs;
 }
 
 function fixesPerMetre(section: CleanedSection, points: readonly LocationPoint[]): number {

@@ -1,5 +1,6 @@
 import { haversine, type LonLat } from '../geo.js';
 import type { CleanedSection } from './clean-trip.js';
+import { extendStart } from './extend-track.js';
 
 /** A trip starting farther than this (m) from the diary's place keeps its own start (e-mission abandons the fix). */
 const MAX_PLACE_MISMATCH_M = 100;
@@ -19,13 +20,5 @@ export function startAtDiaryPlace(sections: readonly CleanedSection[], diaryLoc:
   if (!first) return;
   const delta = haversine(first.startLoc, diaryLoc);
   if (delta > MAX_PLACE_MISMATCH_M) return;
-  const ts = first.startTs - PLACE_TO_START_S;
-  first.startTs = ts;
-  first.startLoc = diaryLoc;
-  first.times.unshift(ts);
-  first.coordinates.unshift([diaryLoc[0], diaryLoc[1]]);
-  first.distances.splice(0, 1, 0, delta);
-  first.speeds.splice(0, 1, 0, delta / PLACE_TO_START_S);
-  first.distance += delta;
-  first.duration += PLACE_TO_START_S;
+  extendStart(first, first.startTs - PLACE_TO_START_S, diaryLoc, { distance: delta, speed: delta / PLACE_TO_START_S });
 }
