@@ -90,14 +90,13 @@ describe('import from e-mission', () => {
     }
     expect(new Set(DAYS.map(uuidOf)).size).toBe(DAYS.length);
     expect(expected).toBe(30);
-    // All but aug-27's 08:32 ride, whose ground truth predates e-mission's flip-flop detection (build-trips.test.ts).
-    expect(matched).toBe(expected - 1);
+    expect(matched).toBe(expected);
 
     const compared = await runCli(env, ['compare', dir]);
     console.log(`itinera compare on the shared days:\n${compared}`);
     for (const day of DAYS) expect(compared).toContain(`${uuidOf(day)}\t${DAY_OF[day]}`);
     for (const day of DAYS)
       expect(compared).toMatch(new RegExp(`^#   ${day}\\.json(\\.gz)? as user ${uuidOf(day)}$`, 'm'));
-    expect(compared).toContain(`total: ${matched} of ${expected} e-mission trips matched (97%)`);
+    expect(compared).toContain(`total: ${matched} of ${expected} e-mission trips matched (100%)`);
   });
 });

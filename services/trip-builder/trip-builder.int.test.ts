@@ -63,14 +63,9 @@ describe('trip builder', () => {
         startLoc: t.properties.start_loc.coordinates,
         endLoc: t.properties.end_loc.coordinates,
       }));
-      // At most one trip missed either way: aug-27's 08:32 ride, whose ground truth predates e-mission's flip-flop
-      // detection (see build-trips.test.ts).
-      expect(expected.filter((e) => got.some((g) => matches(g, e))).length, name).toBeGreaterThanOrEqual(
-        expected.length - 1,
-      );
-      expect(got.filter((g) => expected.some((e) => matches(g, e))).length, name).toBeGreaterThanOrEqual(
-        got.length - 1,
-      );
+      // Every e-mission trip found, and nothing else (as the pure build does, build-trips.test.ts).
+      expect(expected.filter((e) => got.some((g) => matches(g, e))).length, name).toBe(expected.length);
+      expect(got.filter((g) => expected.some((e) => matches(g, e))).length, name).toBe(got.length);
     }
     const user = 'one-shankari_2015-aug-27';
     const docs = (await gw.post('/usercache/get', { user })).body.server_to_phone as any[];

@@ -150,8 +150,7 @@ describe('the e-mission phone app against Itinera', () => {
       expect(t.start_ts).toBe(listed[i - 1].end_ts);
       expect(t.end_ts).toBe(listed[i + 1].start_ts);
     });
-    // Each composite trip is one of e-mission's trips for the day (start and end within 60 s and 100 m), but for
-    // the 08:32 ride, whose ground truth predates e-mission's flip-flop detection (see build-trips.test.ts).
+    // Each composite trip is one of e-mission's trips for the day (start and end within 60 s and 100 m).
     const withoutTwin = unpacked.filter((t: any) => {
       const found = {
         startTs: t.start_ts,
@@ -170,7 +169,7 @@ describe('the e-mission phone app against Itinera', () => {
       );
       return twin === undefined;
     });
-    expect(withoutTwin.length, withoutTwin.map((t: any) => t.start_fmt_time).join()).toBeLessThanOrEqual(1);
+    expect(withoutTwin.map((t: any) => t.start_fmt_time)).toEqual([]);
     for (const t of unpacked) {
       expect(t.key.endsWith('trip')).toBe(true);
       expect(t.origin_key).toBe('analysis/confirmed_trip');

@@ -78,11 +78,15 @@ export function highConfidenceMotions(motions: readonly MotionPoint[], evidence:
 }
 
 /**
- * Consecutive activities of the same type become one change (e-mission's `segment_into_motion_changes`). Where
- * the mode switches, the boundary goes where the faster mode most likely began: a phone notices a vehicle or a
- * bike late (it needs speed to tell), so going from a non-motorized mode to IN_VEHICLE, or from foot to bike,
- * the new mode starts at the previous activity (a copy of it carrying the new mode); in every other direction it
- * starts at the current activity.
+ * Consecutive activities of the same type become one change (e-mission's `segment_into_motion_changes`). Where the
+ * mode switches, the boundary goes where the faster mode most likely began: a phone notices a vehicle or a bike late
+ * (it needs speed to tell), so going from a non-motorized mode to IN_VEHICLE, or from foot to bike, the new mode
+ * starts at the previous activity (a copy of it carrying the new mode); in every other direction it starts at the
+ * current activity. Except at the trip's last activity: by the principle e-mission's `get_curr_end_motion` states, a
+ * trip that is starting ends a mode at the previous activity and one that is ending at the current one; a mode first
+ * reported as the trip ends (an IN_VEHICLE once the bike is parked, e-mission-docs#565) began no earlier than that
+ * report. Its change then lasts no time, so flip-flop merging gives it to the mode before, as e-mission's ground
+ * truth for that ride shows; taking the previous activity instead would hand it the ride's last minutes.
  */
 export function toMotionChanges(motions: readonly MotionPoint[]): MotionChange[] {
   const changes: MotionChange[] = [];
@@ -97,9 +101,11 @@ export function toMotionChanges(motions: readonly MotionPoint[]): MotionChange[]
     // the first change, built before the loop, has one too).
     if (curr.ts === start.ts) start.idx = idx;
     if (curr.type !== start.type && prev) {
-      const boundary = startsAtPrevious(prev.type, curr.type)
-        ? { ...prev, type: curr.type, confidence: curr.confidence }
-        : curr;
+      const tripEnding = idx === motions.length - 1;
+      const boundary =
+        !tripEnding && startsAtPrevious(prev.type, curr.type)
+          ? { ...prev, type: curr.type, confidence: curr.confidence }
+          : curr;
       changes.push({ start, end: boundary });
       start = boundary;
     }

@@ -63,15 +63,24 @@ describe('motion changes (segment_into_motion_changes)', () => {
       motion(30, IN_VEHICLE),
       motion(40, WALKING),
       motion(50, BICYCLING),
+      motion(60, BICYCLING),
     ]);
     expect(changes.map((c) => [c.start.type, c.start.ts, c.end.ts, c.start.idx, c.end.idx])).toEqual([
       [WALKING, 0, 10, 0, 1],
       [IN_VEHICLE, 10, 40, 1, 4],
       [WALKING, 40, 40, 4, 4],
-      [BICYCLING, 40, 50, 4, 5],
+      [BICYCLING, 40, 60, 4, 6],
     ]);
     // One boundary object ends a change and starts the next.
     expect(changes[0]!.end).toBe(changes[1]!.start);
+  });
+
+  it('ends the trip at its last reading: a mode first seen there starts at that reading, not the one before', () => {
+    const changes = toMotionChanges([motion(0, BICYCLING), motion(250, BICYCLING), motion(340, IN_VEHICLE)]);
+    expect(changes.map((c) => [c.start.type, c.start.ts, c.end.ts])).toEqual([
+      [BICYCLING, 0, 340],
+      [IN_VEHICLE, 340, 340],
+    ]);
   });
 });
 
@@ -86,6 +95,18 @@ describe('segmentSections (SmoothedHighConfidenceMotion with flip-flop merging)'
     expect(cuts).toEqual([
       { startIndex: 0, endIndex: 10, mode: WALKING },
       { startIndex: 10, endIndex: 50, mode: IN_VEHICLE },
+    ]);
+  });
+
+  it('reads a lone vehicle reading once the phone stopped, at the trip’s end, as a flip-flop the ride absorbs', () => {
+    // aug-27 08:34-08:41, e-mission-docs#565: bike readings through the ride, one IN_VEHICLE once standing.
+    const points = track([
+      [270, 3],
+      [420, 0],
+    ]);
+    const motions = [motion(30, BICYCLING), motion(270, BICYCLING), motion(360, IN_VEHICLE)];
+    expect(segmentSections(points, motions, ANDROID_EVIDENCE, 800, [])).toEqual([
+      { startIndex: 0, endIndex: 14, mode: BICYCLING },
     ]);
   });
 
