@@ -143,13 +143,13 @@ export async function consoleBenchEnv(config: Config): Promise<TestEnv> {
   logger.silent = true;
   const cassandra = createCassandraClient({ ...config.cassandra });
   await cassandra.connect();
-  const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'bench-console', logger });
+  const kafka = createKafka({ ...config.kafka, clientId: 'bench-console', logger });
   return {
     config,
     kafka,
     cassandra,
     cql: createCql(cassandra),
-    codec: createAvroCodec(createSchemaRegistry(config.schemaRegistry.url)),
+    codec: createAvroCodec(createSchemaRegistry(config.schemaRegistry)),
     logger,
     dispose: async () => undefined,
   };

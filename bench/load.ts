@@ -73,6 +73,8 @@ export async function dropEarlierBenchData(config: Config): Promise<{ keyspaces:
   const client = createCassandraClient({
     contactPoints: config.cassandra.contactPoints,
     localDataCenter: config.cassandra.localDataCenter,
+    credentials: config.cassandra.credentials,
+    tls: config.cassandra.tls,
   });
   let keyspaces: string[] = [];
   try {
@@ -83,7 +85,7 @@ export async function dropEarlierBenchData(config: Config): Promise<{ keyspaces:
     await client.shutdown();
   }
   const logger = createLogger({ component: 'bench', level: 'error' });
-  const admin = createKafka({ brokers: config.kafka.brokers, clientId: 'bench-cleanup', logger }).admin();
+  const admin = createKafka({ ...config.kafka, clientId: 'bench-cleanup', logger }).admin();
   await admin.connect();
   try {
     const topics = (await admin.listTopics()).filter((t) => t.startsWith('bench'));

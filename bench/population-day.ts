@@ -51,7 +51,7 @@ export async function benchPopulationDay(
   serverPids: Record<string, number | undefined>,
 ): Promise<PopulationDayFigures> {
   const admin = createKafka({
-    brokers: config.kafka.brokers,
+    ...config.kafka,
     clientId: 'bench-day',
     logger: createLogger({ component: 'bench', level: 'error' }),
   }).admin();

@@ -21,10 +21,10 @@ const PUT_SIZE = 10_000;
  */
 export async function benchRawProducer(real: PhoneEntry[], config: Config, batches: number): Promise<number> {
   const logger = createLogger({ component: 'bench', level: 'error' });
-  const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'bench-raw', logger });
+  const kafka = createKafka({ ...config.kafka, clientId: 'bench-raw', logger });
   const producer = createIdempotentProducer(kafka);
   await producer.connect();
-  const codec = createAvroCodec(createSchemaRegistry(config.schemaRegistry.url));
+  const codec = createAvroCodec(createSchemaRegistry(config.schemaRegistry));
   const topic = topicName(config.kafka.topicPrefix, 'usercache');
   const userIds = Array.from({ length: 16 }, () => randomUUID());
   const prepared = [];

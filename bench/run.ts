@@ -163,7 +163,7 @@ async function benchPuts(
 
 async function resetConverterGroup(config: Config): Promise<void> {
   const kafka = createKafka({
-    brokers: config.kafka.brokers,
+    ...config.kafka,
     clientId: 'bench-reset',
     logger: createLogger({ component: 'bench', level: 'error' }),
   });
@@ -248,7 +248,7 @@ async function main(): Promise<void> {
   if (parts.has('converter')) {
     // One admin connection polls the group's progress for all runs, so polling costs no connection set-up.
     const admin = createKafka({
-      brokers: convConfig.kafka.brokers,
+      ...convConfig.kafka,
       clientId: 'bench-progress',
       logger: createLogger({ component: 'bench', level: 'error' }),
     }).admin();

@@ -230,10 +230,29 @@ describe('K8ssandra and the keyspace', () => {
     );
   });
 
+  it('When Cassandra demands a password, then every container of the image has the superuser Secret K8ssandra writes', () => {
+    expect(cluster['spec']['auth']).toBe(true);
+    const secret = `${cluster['metadata']['name']}-superuser`;
+    for (const workload of itineraWorkloads)
+      for (const c of containersOf(workload).filter((x) => x['image'] === 'itinera')) {
+        const from = (name: string) => c['env']?.find((e: K8s) => e['name'] === name)?.['valueFrom']?.['secretKeyRef'];
+        const where = `${workload['metadata']['name']}/${c['name']}`;
+        expect(from('CASSANDRA_USERNAME'), where).toEqual({ name: secret, key: 'username' });
+        expect(from('CASSANDRA_PASSWORD'), where).toEqual({ name: secret, key: 'password' });
+        expect(podConfig(c).cassandra.credentials, where).not.toBeNull();
+      }
+  });
+
   it('When the provisioning Job runs, then the keyspace of conf/ exists first with NetworkTopologyStrategy and three replicas in the datacenter', () => {
     const job = one('Job', 'itinera-provision');
     const [init] = podSpec(job)['initContainers'];
     const statement = init['command'].at(-1) as string;
+    // With authentication on, cqlsh logs in as the superuser K8ssandra writes.
+    expect(init['command'].slice(5, 9)).toEqual(['-u', '$(CASSANDRA_USERNAME)', '-p', '$(CASSANDRA_PASSWORD)']);
+    expect(init['env'].map((e: K8s) => e['valueFrom']?.['secretKeyRef']?.['name']).filter(Boolean)).toEqual([
+      `${cluster['metadata']['name']}-superuser`,
+      `${cluster['metadata']['name']}-superuser`,
+    ]);
     const keyspace = podConfig({}).cassandra.keyspace;
     expect(statement).toBe(
       `CREATE KEYSPACE IF NOT EXISTS ${keyspace} WITH replication = {'class': 'NetworkTopologyStrategy', '${env['CASSANDRA_LOCAL_DC']}': 3}`,
@@ -364,6 +383,8 @@ describe('the services', () => {
     expect(config.kafka.brokers).toEqual([env['KAFKA_BROKERS']]);
     const secrets = consoleContainer['env'].filter((e: K8s) => e['valueFrom']);
     expect(secrets.map((e: K8s) => e['valueFrom']['secretKeyRef']['name'])).toEqual([
+      'itinera-superuser',
+      'itinera-superuser',
       'itinera-console',
       'itinera-console',
     ]);

@@ -44,6 +44,8 @@ async function appliedMigrations(config: Config): Promise<Set<number>> {
   const client = createCassandraClient({
     contactPoints: config.cassandra.contactPoints,
     localDataCenter: config.cassandra.localDataCenter,
+    credentials: config.cassandra.credentials,
+    tls: config.cassandra.tls,
   });
   try {
     const rs = await client.execute(`SELECT version FROM ${config.cassandra.keyspace}.schema_migrations`);
@@ -54,7 +56,7 @@ async function appliedMigrations(config: Config): Promise<Set<number>> {
 }
 
 async function unregisteredSubjects(config: Config): Promise<string[]> {
-  const registry = createSchemaRegistry(config.schemaRegistry.url);
+  const registry = createSchemaRegistry(config.schemaRegistry);
   const missing: string[] = [];
   for (const [id, file] of Object.entries(topicSchemas)) {
     const subject = valueSubject(topicName(config.kafka.topicPrefix, id as TopicId));

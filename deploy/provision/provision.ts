@@ -48,7 +48,7 @@ async function moveData(config: Config, version: number): Promise<void> {
  */
 export async function provision(config: Config): Promise<ProvisionReport> {
   const logger = createLogger({ component: 'provision', level: 'warn' });
-  const admin = createKafka({ brokers: config.kafka.brokers, clientId: 'itinera-provision', logger }).admin();
+  const admin = createKafka({ ...config.kafka, clientId: 'itinera-provision', logger }).admin();
   await admin.connect();
   let topics: number;
   try {
@@ -64,6 +64,8 @@ export async function provision(config: Config): Promise<ProvisionReport> {
   const client = createCassandraClient({
     contactPoints: config.cassandra.contactPoints,
     localDataCenter: config.cassandra.localDataCenter,
+    credentials: config.cassandra.credentials,
+    tls: config.cassandra.tls,
     schemaAgreementWaitSeconds: SCHEMA_AGREEMENT_WAIT_S,
   });
   let schemaVersion: number;
@@ -79,7 +81,7 @@ export async function provision(config: Config): Promise<ProvisionReport> {
     await client.shutdown();
   }
 
-  const registry = createSchemaRegistry(config.schemaRegistry.url);
+  const registry = createSchemaRegistry(config.schemaRegistry);
   let subjects = 0;
   for (const [id, file] of Object.entries(topicSchemas)) {
     const subject = valueSubject(topicName(config.kafka.topicPrefix, id as TopicId));

@@ -32,7 +32,7 @@ afterAll(async () => {
 
 describe('timeseries topic: notices replace whole entries', () => {
   it('When a subject registered before notices is provisioned again, then the registry takes the notice schema and records of both decode, with the start of a label', async () => {
-    const registry = createSchemaRegistry(env.config.schemaRegistry.url);
+    const registry = createSchemaRegistry(env.config.schemaRegistry);
     const subject = `upgrade-${randomUUID()}-value`;
     await registerAvro(registry, subject, BEFORE_NOTICES);
     const codec = createAvroCodec(registry);

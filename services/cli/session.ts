@@ -29,7 +29,7 @@ export async function withSession<T>(work: (s: Session) => Promise<T>): Promise<
   const logger = createLogger({ component: 'cli', level: 'warn' });
   const cassandra = createCassandraClient({ ...config.cassandra });
   await cassandra.connect();
-  const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'itinera-cli', logger });
+  const kafka = createKafka({ ...config.kafka, clientId: 'itinera-cli', logger });
   const admin = kafka.admin();
   await admin.connect();
   try {
@@ -38,7 +38,7 @@ export async function withSession<T>(work: (s: Session) => Promise<T>): Promise<
       kafka,
       admin,
       cql: createCql(cassandra),
-      codec: createAvroCodec(createSchemaRegistry(config.schemaRegistry.url)),
+      codec: createAvroCodec(createSchemaRegistry(config.schemaRegistry)),
     });
   } finally {
     await admin.disconnect();

@@ -60,7 +60,7 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
   const cql = createCql(cassandra);
   const logger = createLogger({ component: 'console', level: 'info' });
   const audit = createLogger({ component: 'audit' });
-  const codec = createAvroCodec(createSchemaRegistry(config.schemaRegistry.url));
+  const codec = createAvroCodec(createSchemaRegistry(config.schemaRegistry));
   const producer = createIdempotentProducer(kafka);
   const admin = kafka.admin();
   const prefix = config.kafka.topicPrefix;

@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ component: 'console', level: 'info' });
   const cassandra = createCassandraClient({ ...config.cassandra });
-  const kafka = createKafka({ brokers: config.kafka.brokers, clientId: 'itinera-console', logger });
+  const kafka = createKafka({ ...config.kafka, clientId: 'itinera-console', logger });
   // The pages and their bundles (from `npm run build`): a console without them stops here, not on a first visit.
   await consoleAssets();
   const consoleService = composeConsole({ config, cassandra, kafka });

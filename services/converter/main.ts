@@ -7,7 +7,7 @@ import { runConverter } from './run-converter.js';
 /** Usage: node dist/services/converter/main.js [worker number]. The number names the intake_<n>.log.gz file. */
 workerMain('converter', ({ config, worker, logger, cql, kafka, onFatal }) =>
   runConverter(kafka, {
-    codec: createAvroCodec(createSchemaRegistry(config.schemaRegistry.url)),
+    codec: createAvroCodec(createSchemaRegistry(config.schemaRegistry)),
     ...composeConverterStores(cql),
     topicPrefix: config.kafka.topicPrefix,
     logger,

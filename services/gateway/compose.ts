@@ -44,7 +44,7 @@ export interface ComposedGateway {
 export function composeGateway({ config, cassandra, kafka, webLog, sendTimeoutMs }: GatewayClients): ComposedGateway {
   const cql = createCql(cassandra);
   const producers = Array.from({ length: PRODUCERS }, () => createSafeProducer(kafka));
-  const codec = createAvroCodec(createSchemaRegistry(config.schemaRegistry.url));
+  const codec = createAvroCodec(createSchemaRegistry(config.schemaRegistry));
   const readiness = createDependencyProbes({ kafka, cassandra, registryUrl: config.schemaRegistry.url });
   const users = createUsersTable(cql, {
     cacheEntries: config.webserver.userCacheEntries,

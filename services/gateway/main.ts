@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const logger = createLogger({ component: 'gateway', level: 'info' });
   const cassandra = createCassandraClient({ ...config.cassandra });
   const kafka = createKafka({
-    brokers: config.kafka.brokers,
+    ...config.kafka,
     clientId: 'itinera-gateway',
     logger,
     retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 2000 },

@@ -7,7 +7,7 @@ import { runTripBuilder } from './run-trip-builder.js';
 /** Usage: node dist/services/trip-builder/main.js [worker number]. The number names the intake_<n>-trips.log.gz file. */
 workerMain('trip-builder', ({ config, worker, logger, cql, kafka, onFatal }) =>
   runTripBuilder(kafka, {
-    codec: createAvroCodec(createSchemaRegistry(config.schemaRegistry.url)),
+    codec: createAvroCodec(createSchemaRegistry(config.schemaRegistry)),
     ...composeTripBuilderStores(cql),
     topicPrefix: config.kafka.topicPrefix,
     logger,

@@ -1,4 +1,5 @@
 import cassandra from 'cassandra-driver';
+import type { Config } from '../config/index.js';
 
 export type CassandraClient = cassandra.Client;
 export const consistencies = cassandra.types.consistencies;
@@ -13,6 +14,10 @@ export interface CassandraOptions {
    * (the driver's default: 10 s). @defaultValue 10
    */
   schemaAgreementWaitSeconds?: number;
+  /** For a cluster with `PasswordAuthenticator` (`config.cassandra.credentials`); none by default. */
+  credentials?: Config['cassandra']['credentials'];
+  /** TLS to the nodes (`config.cassandra.tls`); plain TCP by default. */
+  tls?: Config['cassandra']['tls'];
 }
 
 /**
@@ -24,6 +29,8 @@ export function createCassandraClient({
   localDataCenter,
   keyspace,
   schemaAgreementWaitSeconds = 10,
+  credentials,
+  tls,
 }: CassandraOptions): CassandraClient {
   return new cassandra.Client({
     contactPoints: [...contactPoints],
@@ -33,5 +40,9 @@ export function createCassandraClient({
     socketOptions: { connectTimeout: 5000, readTimeout: 12000 },
     protocolOptions: { maxSchemaAgreementWaitSeconds: schemaAgreementWaitSeconds },
     pooling: { coreConnectionsPerHost: { [cassandra.types.distance.local]: 2 } },
+    ...(credentials ? { credentials: { username: credentials.username, password: credentials.password } } : {}),
+    // The node's certificate is verified against the CA (Node.js' own list without one). The driver reaches the
+    // nodes it discovers by IP address, so Node.js checks each certificate against that IP (a SAN entry).
+    ...(tls ? { sslOptions: { rejectUnauthorized: true, ...(tls.ca === undefined ? {} : { ca: [tls.ca] }) } } : {}),
   });
 }

@@ -62,4 +62,55 @@ describe('loadConfig', () => {
     writeFileSync(join(dir, 'log/webserver.conf'), '{ not json');
     expect(() => loadConfig({ env: {}, confDir: dir })).toThrow(/webserver.conf is not valid JSON/);
   });
+
+  it('When no server asks for credentials, then none are configured and every connection is plain TCP', () => {
+    const config = loadConfig({ env: {}, confDir: confDir({}) });
+    expect([config.kafka.sasl, config.kafka.tls, config.cassandra.credentials, config.cassandra.tls]).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
+    expect(config.schemaRegistry.credentials).toBeNull();
+  });
+
+  it('When servers.conf names credentials and a CA, then each server gets its own, and the environment overrides them', () => {
+    const dir = confDir({
+      'storage/servers.conf': {
+        kafka: {
+          sasl: { mechanism: 'SCRAM-SHA-512', username: 'itinera', password: 'from-file' },
+          tls: { enabled: true },
+        },
+        cassandra: { username: 'itinera', password: 'c-pass', tls: { enabled: true, ca_file: 'ca.pem' } },
+        schema_registry: { url: 'https://registry.example/', username: 'key', password: 'secret' },
+      },
+    });
+    writeFileSync(join(dir, 'ca.pem'), '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    const env = { KAFKA_SASL_PASSWORD: 'from-env', CASSANDRA_TLS_CA_FILE: join(dir, 'ca.pem') };
+    const config = loadConfig({ env, confDir: dir });
+    expect(config.kafka.sasl).toEqual({ mechanism: 'scram-sha-512', username: 'itinera', password: 'from-env' });
+    expect(config.kafka.tls).toEqual({ ca: undefined });
+    expect(config.cassandra.credentials).toEqual({ username: 'itinera', password: 'c-pass' });
+    expect(config.cassandra.tls?.ca).toMatch(/^-----BEGIN CERTIFICATE-----/);
+    expect(config.schemaRegistry).toEqual({
+      url: 'https://registry.example',
+      credentials: { username: 'key', password: 'secret' },
+    });
+  });
+
+  it.each([
+    [{ KAFKA_SASL_USERNAME: 'u' }, 'KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD must be set together'],
+    [{ KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p' }, 'KAFKA_SASL_MECHANISM must be one of plain'],
+    [
+      { KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p', KAFKA_SASL_MECHANISM: 'gssapi' },
+      'KAFKA_SASL_MECHANISM must be one of plain, scram-sha-256, scram-sha-512, got gssapi',
+    ],
+    [{ CASSANDRA_PASSWORD: 'p' }, 'CASSANDRA_USERNAME and CASSANDRA_PASSWORD must be set together'],
+    [{ CASSANDRA_TLS: 'yes' }, 'CASSANDRA_TLS must be true or false, got yes'],
+    [{ KAFKA_TLS_CA_FILE: '/ca.pem' }, 'KAFKA_TLS_CA_FILE is set but KAFKA_TLS is not true'],
+    [{ KAFKA_TLS: 'true', KAFKA_TLS_CA_FILE: '/nowhere/ca.pem' }, 'KAFKA_TLS_CA_FILE /nowhere/ca.pem cannot be read'],
+  ])('When a server secret is half configured (%o), then start-up stops naming it', (env, message) => {
+    expect(() => loadConfig({ env, confDir: confDir({}) })).toThrow(ConfigError);
+    expect(() => loadConfig({ env, confDir: confDir({}) })).toThrow(message);
+  });
 });

@@ -8,6 +8,25 @@ export type AuthMethod = 'skip' | 'token_list' | 'secret';
 /** Who may call the aggregate metrics (e-mission's `server.aggregate_call_auth`). */
 export type AggregateCallAuth = 'no_auth' | 'user_only' | 'never';
 
+/** A user name and password a server asks for. */
+export interface Credentials {
+  readonly username: string;
+  readonly password: string;
+}
+
+/** The SASL mechanisms kafkajs speaks that managed Kafka services use (Confluent Cloud: plain; MSK, Strimzi: scram). */
+export const SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
+export type SaslMechanism = (typeof SASL_MECHANISMS)[number];
+
+/**
+ * TLS to a server. `ca` is the PEM of the authority that signed the server's certificate, read from `ca_file` when
+ * the server's certificate is not signed by one Node.js already trusts (a cluster's own CA, as Strimzi and K8ssandra
+ * make); the server's certificate is always verified.
+ */
+export interface TlsSettings {
+  readonly ca: string | undefined;
+}
+
 export interface Config {
   readonly webserver: {
     /** Interface the gateway listens on. @defaultValue `0.0.0.0`, as e-mission, so phones on the LAN reach it. */
@@ -106,6 +125,13 @@ export interface Config {
      * when kafkajs gives up connecting. @defaultValue 60000
      */
     readonly ackTimeoutMs: number;
+    /**
+     * SASL, when the brokers require it (`kafka.sasl` {mechanism, username, password}; `KAFKA_SASL_MECHANISM`,
+     * `KAFKA_SASL_USERNAME`, `KAFKA_SASL_PASSWORD`). @defaultValue none
+     */
+    readonly sasl: (Credentials & { readonly mechanism: SaslMechanism }) | null;
+    /** TLS to the brokers (`kafka.tls` {enabled, ca_file}; `KAFKA_TLS=true`, `KAFKA_TLS_CA_FILE`). @defaultValue off */
+    readonly tls: TlsSettings | null;
   };
   readonly cassandra: {
     readonly contactPoints: readonly string[];
@@ -118,6 +144,13 @@ export interface Config {
      * @defaultValue 1
      */
     readonly replicationFactor: number;
+    /**
+     * For a cluster with `PasswordAuthenticator` (K8ssandra's default, Astra): `cassandra.username`, `.password`;
+     * `CASSANDRA_USERNAME`, `CASSANDRA_PASSWORD`. @defaultValue none
+     */
+    readonly credentials: Credentials | null;
+    /** TLS to the nodes (`cassandra.tls` {enabled, ca_file}; `CASSANDRA_TLS=true`, `CASSANDRA_TLS_CA_FILE`). @defaultValue off */
+    readonly tls: TlsSettings | null;
   };
   /** How long data is kept (`retention` in conf/storage/servers.conf); see the README's "Your data". */
   readonly retention: {
@@ -132,8 +165,13 @@ export interface Config {
     readonly rawLocationDays: number;
   };
   readonly schemaRegistry: {
-    /** Base URL of the Confluent-compatible API (Apicurio: `/apis/ccompat/v7`). */
+    /** Base URL of the Confluent-compatible API (Apicurio: `/apis/ccompat/v7`); `https://` for TLS. */
     readonly url: string;
+    /**
+     * HTTP basic authentication (Confluent Cloud's API key and secret): `schema_registry.username`, `.password`;
+     * `SCHEMA_REGISTRY_USERNAME`, `SCHEMA_REGISTRY_PASSWORD`. @defaultValue none
+     */
+    readonly credentials: Credentials | null;
   };
   /** The operators' console (`conf/net/console.conf`, environment `CONSOLE_<KEY>`); see the README's "Console". */
   readonly console: {
@@ -336,6 +374,8 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
         'KAFKA_ACK_TIMEOUT_MS',
         pick('KAFKA_ACK_TIMEOUT_MS', env, kafka['ack_timeout_ms'], 60_000),
       ),
+      sasl: kafkaSasl(env, section(kafka, 'sasl')),
+      tls: tlsSettings(['KAFKA_TLS', 'KAFKA_TLS_CA_FILE'], env, section(kafka, 'tls')),
     },
     cassandra: {
       contactPoints: asList(
@@ -351,6 +391,8 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
         'CASSANDRA_REPLICATION_FACTOR',
         pick('CASSANDRA_REPLICATION_FACTOR', env, cassandra['replication_factor'], 1),
       ),
+      credentials: credentials(['CASSANDRA_USERNAME', 'CASSANDRA_PASSWORD'], env, cassandra),
+      tls: tlsSettings(['CASSANDRA_TLS', 'CASSANDRA_TLS_CA_FILE'], env, section(cassandra, 'tls')),
     },
     retention: {
       rawTopicDays: asPositive(
@@ -371,6 +413,7 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
         'SCHEMA_REGISTRY_URL',
         pick('SCHEMA_REGISTRY_URL', env, registry['url'], 'http://127.0.0.1:8081/apis/ccompat/v7'),
       ).replace(/\/+$/, ''),
+      credentials: credentials(['SCHEMA_REGISTRY_USERNAME', 'SCHEMA_REGISTRY_PASSWORD'], env, registry),
     },
     console: {
       host: consoleHost,
@@ -412,6 +455,55 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
     },
   };
   return deepFreeze(config);
+}
+
+/**
+ * A user name and password (environment variables, else the section's `username` and `password`): both or neither,
+ * so a half-configured secret stops start-up instead of failing every connection later.
+ */
+function credentials(
+  [userVar, passwordVar]: [string, string],
+  env: Env,
+  conf: Record<string, unknown>,
+): Credentials | null {
+  const username = pick(userVar, env, conf['username'], '');
+  const password = pick(passwordVar, env, conf['password'], '');
+  if (username === '' && password === '') return null;
+  if (username === '' || password === '') throw new ConfigError(`${userVar} and ${passwordVar} must be set together`);
+  return { username: asString(userVar, username), password: String(password) };
+}
+
+function kafkaSasl(env: Env, conf: Record<string, unknown>): Config['kafka']['sasl'] {
+  const creds = credentials(['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD'], env, conf);
+  if (!creds) return null;
+  const mechanism = String(pick('KAFKA_SASL_MECHANISM', env, conf['mechanism'], ''))
+    .trim()
+    .toLowerCase();
+  if (!(SASL_MECHANISMS as readonly string[]).includes(mechanism))
+    throw new ConfigError(`KAFKA_SASL_MECHANISM must be one of ${SASL_MECHANISMS.join(', ')}, got ${mechanism}`);
+  return { ...creds, mechanism: mechanism as SaslMechanism };
+}
+
+/** The switch (or the section's `enabled`) turns TLS on; the CA file variable (`ca_file`) names a CA to trust. */
+function tlsSettings(
+  [switchVar, caFileVar]: [string, string],
+  env: Env,
+  conf: Record<string, unknown>,
+): TlsSettings | null {
+  const enabled = String(pick(switchVar, env, conf['enabled'], false)).toLowerCase();
+  if (enabled !== 'true' && enabled !== 'false')
+    throw new ConfigError(`${switchVar} must be true or false, got ${enabled}`);
+  const caFile = String(pick(caFileVar, env, conf['ca_file'], ''));
+  if (enabled === 'false') {
+    if (caFile !== '') throw new ConfigError(`${caFileVar} is set but ${switchVar} is not true`);
+    return null;
+  }
+  if (caFile === '') return { ca: undefined };
+  try {
+    return { ca: readFileSync(caFile, 'utf8') };
+  } catch (cause) {
+    throw new ConfigError(`${caFileVar} ${caFile} cannot be read`, { cause });
+  }
 }
 
 function asKeyspace(value: unknown): string {

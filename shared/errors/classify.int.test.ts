@@ -85,7 +85,7 @@ describe('isOutage on what the real servers answer', () => {
   it('When the schema registry does not answer, then it is an outage; when it knows no such schema id, it is not', async () => {
     // Confluent wire format: magic byte 0, then a 4-byte schema id.
     const record = Buffer.from([0, 0x7f, 0xff, 0xff, 0xf0, 2, 0x61]);
-    const away = createAvroCodec(createSchemaRegistry('http://127.0.0.1:1'));
+    const away = createAvroCodec(createSchemaRegistry({ url: 'http://127.0.0.1:1', credentials: null }));
     expect(isOutage(await failure(away.decode(record)))).toBe(true);
     expect(isOutage(await failure(env.codec.decode(record)))).toBe(false);
   });

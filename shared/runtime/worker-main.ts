@@ -31,7 +31,7 @@ export function workerMain(
     const worker = Number(process.argv[2] ?? 0);
     const logger = createLogger({ component, level: 'info' });
     const cassandra = createCassandraClient({ ...config.cassandra });
-    const kafka = createKafka({ brokers: config.kafka.brokers, clientId: `itinera-${component}-${worker}`, logger });
+    const kafka = createKafka({ ...config.kafka, clientId: `itinera-${component}-${worker}`, logger });
     const running = await start({
       config,
       worker,

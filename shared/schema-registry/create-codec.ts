@@ -1,4 +1,5 @@
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
+import type { Config } from '../config/index.js';
 import { MalformedRecordError } from '../errors/index.js';
 
 /**
@@ -25,8 +26,9 @@ const MAGIC_BYTE = 0;
 const HEADER_BYTES = 5;
 const POOL_BYTES = 1024 * 1024;
 
-export function createSchemaRegistry(url: string): SchemaRegistry {
-  return new SchemaRegistry({ host: url });
+/** A registry client for `config.schemaRegistry`: its URL and, if the registry asks for them, basic-auth credentials. */
+export function createSchemaRegistry({ url, credentials }: Config['schemaRegistry']): SchemaRegistry {
+  return new SchemaRegistry({ host: url, ...(credentials ? { auth: { ...credentials } } : {}) });
 }
 
 /** Subject of a topic's values under the default TopicNameStrategy. */

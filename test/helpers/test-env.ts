@@ -43,14 +43,15 @@ export async function createTestEnv(overrides: Record<string, string> = {}): Pro
   // errors. TEST_LOG_LEVEL=debug shows everything.
   const logger = createLogger({ component: 'test', level: process.env['TEST_LOG_LEVEL'] ?? 'error' });
   logger.silent = process.env['TEST_LOG_LEVEL'] === undefined;
-  const kafka = createKafka({ brokers: config.kafka.brokers, clientId: `test-${id}`, logger });
+  const kafka = createKafka({ ...config.kafka, clientId: `test-${id}`, logger });
   const cassandra = createCassandraClient({
     contactPoints: config.cassandra.contactPoints,
     localDataCenter: config.cassandra.localDataCenter,
     keyspace: config.cassandra.keyspace,
+    credentials: config.cassandra.credentials,
   });
   await cassandra.connect();
-  const codec = createAvroCodec(createSchemaRegistry(config.schemaRegistry.url));
+  const codec = createAvroCodec(createSchemaRegistry(config.schemaRegistry));
   return {
     config,
     kafka,
