@@ -41,6 +41,7 @@ async function probeCassandra(config: Config): Promise<boolean> {
   const client = createCassandraClient({
     contactPoints: config.cassandra.contactPoints,
     localDataCenter: config.cassandra.localDataCenter,
+    credentials: config.cassandra.credentials,
   });
   try {
     await client.connect();

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from '../../shared/config/index.js';
 import { repoRoot } from '../../shared/config/repo-root.js';
 import { StackError } from '../../shared/errors/index.js';
-import { isInstalled, launchArgs, type LocalAddresses, type ServerSpec } from './servers.js';
+import { isInstalled, launchArgs, LOCAL_KAFKA_SASL, type LocalAddresses, type ServerSpec } from './servers.js';
 import { probe } from './readiness.js';
 
 /** The server templates and Maven poms (deploy/local/ in the repository, also when this runs compiled from dist/). */
@@ -141,6 +141,9 @@ function configure(ctx: StackContext, spec: ServerSpec): string[] {
       KAFKA_HOST: a.kafka.host,
       KAFKA_PORT: a.kafka.port,
       KAFKA_CONTROLLER_PORT: a.kafka.controllerPort,
+      KAFKA_SASL_PORT: a.kafka.saslPort ?? a.kafka.port + 2,
+      KAFKA_SASL_USER: LOCAL_KAFKA_SASL.username,
+      KAFKA_SASL_PASSWORD: LOCAL_KAFKA_SASL.password,
       KAFKA_DATA_DIR: join(home, 'data'),
     });
     writeFileSync(join(home, 'server.properties'), properties);

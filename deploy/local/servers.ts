@@ -54,10 +54,22 @@ export const servers: readonly ServerSpec[] = [
 ];
 
 export interface LocalAddresses {
-  kafka: { host: string; port: number; controllerPort: number };
+  /** `saslPort`: the single node's second listener, which asks for `LOCAL_KAFKA_SASL` (the cluster has none). */
+  kafka: { host: string; port: number; controllerPort: number; saslPort?: number };
   cassandra: { host: string; port: number; storagePort: number };
   registry: { host: string; port: number };
 }
+
+/**
+ * The SASL/PLAIN account of the local broker's SASL listener, for the tests that prove a client configured with
+ * credentials (config.kafka.sasl) reaches a broker that demands them. Local development only: the services
+ * themselves use the plain listener.
+ */
+export const LOCAL_KAFKA_SASL = {
+  mechanism: 'plain',
+  username: 'itinera_local',
+  password: 'local-development-only',
+} as const;
 
 /** The local stack listens where the configuration says the servers are, so one override moves both. */
 export function localAddresses(config: Config): LocalAddresses {
@@ -65,7 +77,7 @@ export function localAddresses(config: Config): LocalAddresses {
   const cassandra = splitHostPort(config.cassandra.contactPoints[0] ?? '127.0.0.1:9042', 9042);
   const registryUrl = new URL(config.schemaRegistry.url);
   return {
-    kafka: { ...kafka, controllerPort: kafka.port + 1 },
+    kafka: { ...kafka, controllerPort: kafka.port + 1, saslPort: kafka.port + 2 },
     cassandra: { ...cassandra, storagePort: 7000 + (cassandra.port - 9042) },
     registry: { host: registryUrl.hostname, port: Number(registryUrl.port || 80) },
   };
@@ -103,6 +115,8 @@ export function launchArgs(spec: ServerSpec, home: string, addresses: LocalAddre
         `-Dcassandra.config=file://${join(home, 'conf', 'cassandra.yaml')}`,
         `-Dcassandra.storagedir=${join(home, 'data')}`,
         `-Dcassandra.logdir=${join(home, 'logs')}`,
+        // The built-in superuser the clients log in as is created at once instead of 10 s after start.
+        '-Dcassandra.superuser_setup_delay_ms=0',
         `-Dlogback.configurationFile=${join(home, 'conf', 'logback.xml')}`,
         `-Djava.io.tmpdir=${join(home, 'tmp')}`,
         `-Djna.tmpdir=${join(home, 'tmp')}`,

@@ -9,6 +9,13 @@ export interface ServerAddresses {
   kafkaBrokers: string;
   cassandraContactPoints: string;
   schemaRegistryUrl: string;
+  /**
+   * A listener of the same broker that demands SASL/PLAIN with deploy/local's LOCAL_KAFKA_SASL account: only the
+   * local stack has one, so the tests that need it are skipped on servers from elsewhere.
+   */
+  saslBrokers?: string;
+  /** Whether Cassandra demands a login (the local stack's does, with conf/storage/servers.conf's credentials). */
+  cassandraDemandsLogin?: boolean;
 }
 
 declare module 'vitest' {
@@ -44,6 +51,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     kafkaBrokers: '127.0.0.1:9092',
     cassandraContactPoints: '127.0.0.1:9042',
     schemaRegistryUrl: 'http://127.0.0.1:8081/apis/ccompat/v7',
+    saslBrokers: '127.0.0.1:9094',
+    cassandraDemandsLogin: true,
   });
   return async () => undefined;
 }
