@@ -79,11 +79,8 @@ export function cleanTrip(
       fixes = start.fixes;
       if (start.markUnknown) mode = MotionType.UNKNOWN;
     }
-    if (i === cuts.length - 1) {
-      const end = points[points.length - 1]!;
-      const last = fixes[fixes.length - 1]!;
-      if (last.ts < end.ts) fixes.push({ ts: end.ts, loc: end.loc, altitude: end.altitude });
-    }
+    // The trip's end is not pulled out to its last fix when that fix was a jump: the place it would lead to is that
+    // same bogus fix (e-mission's is_place_bogus at the end, always true there), so the trip ends at its last good fix.
     const track = resample(fixes);
     const startTs = fixes[0]!.ts;
     const endTs = fixes[fixes.length - 1]!.ts;

@@ -81,12 +81,17 @@ export function highConfidenceMotions(motions: readonly MotionPoint[], evidence:
  * Consecutive activities of the same type become one change (e-mission's `segment_into_motion_changes`). Where the
  * mode switches, the boundary goes where the faster mode most likely began: a phone notices a vehicle or a bike late
  * (it needs speed to tell), so going from a non-motorized mode to IN_VEHICLE, or from foot to bike, the new mode
- * starts at the previous activity (a copy of it carrying the new mode); in every other direction it starts at the
- * current activity. Except at the trip's last activity: by the principle e-mission's `get_curr_end_motion` states, a
- * trip that is starting ends a mode at the previous activity and one that is ending at the current one; a mode first
- * reported as the trip ends (an IN_VEHICLE once the bike is parked, e-mission-docs#565) began no earlier than that
- * report. Its change then lasts no time, so flip-flop merging gives it to the mode before, as e-mission's ground
- * truth for that ride shows; taking the previous activity instead would hand it the ride's last minutes.
+ * starts at the previous activity (a copy of it carrying the new mode, e-mission's `get_curr_end_motion`); in every
+ * other direction it starts at the current activity.
+ *
+ * One deliberate difference from e-mission's code as published: a mode first reported at the trip's very last
+ * activity starts at that activity, so its change lasts no time and flip-flop merging hands it to the mode before.
+ * The phone has stopped by then (an IN_VEHICLE reading once the bike is parked, e-mission-docs#565), so the reading
+ * says nothing about the minutes before it. e-mission's own test of that ride (TestPipelineRealData,
+ * testAug27TooMuchExtrapolation) demands exactly this outcome, one bike section, while `get_curr_end_motion` as
+ * published would make the ride's last 90 s a vehicle section of their own: the pipeline that made the test's
+ * ground truth had a rule the published code does not show. This is the narrowest rule that reproduces it; on the
+ * 41 trips with e-mission output here it changes that ride only.
  */
 export function toMotionChanges(motions: readonly MotionPoint[]): MotionChange[] {
   const changes: MotionChange[] = [];

@@ -42,14 +42,16 @@ export function segmentWithDistanceFilter(
       dt > MAX_TRIP_GAP_S ||
       speed < stillSpeed;
     if (!stopped) continue;
-    if (tripStart !== undefined && i - 1 > tripStart) trips.push({ startIndex: tripStart, endIndex: i - 1 });
+    // A trip of a single fix is still a trip here, as in e-mission: cleaning drops it (it goes nowhere), but the
+    // place it leaves behind is where the next trip is extrapolated toward and where its start is capped.
+    if (tripStart !== undefined && i - 1 >= tripStart) trips.push({ startIndex: tripStart, endIndex: i - 1 });
     tripStart = nextStart(i - 1);
     if (tripStart === undefined) return { trips, openTripStart: undefined };
     // Points between the stop and the next start belong to the place; resume scanning at the start.
     if (tripStart > i) i = tripStart;
   }
 
-  if (tripStart === undefined || tripStart >= points.length - 1) return { trips, openTripStart: undefined };
+  if (tripStart === undefined || tripStart >= points.length) return { trips, openTripStart: undefined };
   const last = points[points.length - 1]!;
   if (stoppedMovingAfter(transitions, last.ts)) {
     trips.push({ startIndex: tripStart, endIndex: points.length - 1 });

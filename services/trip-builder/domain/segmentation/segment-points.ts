@@ -1,7 +1,4 @@
-/**
- * A trip found by a segmenter: indexes into the location list it was given, inclusive. `lastProcessedIndex` is the
- * last point whose fate is final; points after it belong to a trip still open at the end of the data.
- */
+/** A trip found by a segmenter: indexes of its first and last fix in the location list it was given, inclusive. */
 export interface SegmentationPoint {
   startIndex: number;
   endIndex: number;

@@ -16,6 +16,14 @@ export interface TripSegmentation {
 }
 
 /**
+ * A fix written this long (s) after it was taken was held back by the phone (a cached fix, a clock being set):
+ * e-mission's time filter leaves such fixes out when it looks for trip ends (`metadata_write_ts - ts < 1000`),
+ * since a burst of old fixes arriving together would look like a dwell. They still belong to the trip or place
+ * their time falls in.
+ */
+export const LATE_WRITE_S = 1000;
+
+/**
  * Segments the locations into trips with the dwell filter the phone used. A phone that switched filters (an
  * Android user who moved to an iPhone mid-study) gives runs of each kind; each run is segmented on its own.
  */
@@ -30,13 +38,17 @@ export function segmentTrips(obs: Observations): TripSegmentation {
     while (runEnd + 1 < locations.length && locations[runEnd + 1]!.filter === filter) runEnd++;
     const run = locations.slice(runStart, runEnd + 1);
     const isDistance = filter === 'distance';
+    // Positions in `run` of the fixes the segmenter sees: all of them, or for the time filter the timely ones.
+    const seen = run.flatMap((p, k) => (isDistance || p.writeTs - p.ts < LATE_WRITE_S ? [k] : []));
+    const given = seen.map((k) => run[k]!);
     const found = isDistance
-      ? segmentWithDistanceFilter(run, motions, transitions)
-      : segmentWithTimeFilter(run, motions, transitions);
+      ? segmentWithDistanceFilter(given, motions, transitions)
+      : segmentWithTimeFilter(given, motions, transitions);
     const source: SegmenterName = isDistance ? 'DwellSegmentationDistFilter' : 'DwellSegmentationTimeFilter';
+    const toLocation = (k: number) => seen[k]! + runStart;
     for (const t of found.trips)
-      trips.push({ startIndex: t.startIndex + runStart, endIndex: t.endIndex + runStart, source });
-    openTripStart = found.openTripStart === undefined ? undefined : found.openTripStart + runStart;
+      trips.push({ startIndex: toLocation(t.startIndex), endIndex: toLocation(t.endIndex), source });
+    openTripStart = found.openTripStart === undefined ? undefined : toLocation(found.openTripStart);
     runStart = runEnd + 1;
   }
   return { trips, openTripStart };
