@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MotionType, Transition } from '../../../../shared/events/emission-enums.js';
-import type { LocationPoint, MotionPoint } from '../observations.js';
+import { type LocationPoint, type MotionPoint, toObservations } from '../observations.js';
+import { loadRealDay } from '../../../../test/helpers/real-days.js';
 import { ANDROID_EVIDENCE, highConfidenceMotions, IOS_EVIDENCE, toMotionChanges } from './motion-changes.js';
 import { segmentSections } from './segment-sections.js';
 
@@ -85,6 +86,22 @@ describe('motion changes (segment_into_motion_changes)', () => {
 });
 
 describe('segmentSections (SmoothedHighConfidenceMotion with flip-flop merging)', () => {
+  it('cuts aug-27’s drive and walk where e-mission’s own TestSectionSegmentation does', () => {
+    // testSegmentationPointsSmoothedHighConfidenceMotion: the entries written 1440695152.989-1440699266.669, two
+    // sections, the drive ending at 1440698066.704 and the walk from 1440698306.892 to 1440699234.834. (Its first
+    // section starts at the first fix inside the first motion change, 1440695873.453; the wrapper that makes trips
+    // of sections, which this is, starts the first section at the trip's first fix.)
+    const entries = loadRealDay('shankari_2015-aug-27').filter(
+      (e) => e.metadata.write_ts >= 1440695152.989 && e.metadata.write_ts <= 1440699266.669,
+    );
+    const { locations, motions, transitions } = toObservations(entries);
+    const cuts = segmentSections(locations, motions, ANDROID_EVIDENCE, 1000, transitions);
+    expect(cuts.map((c) => [locations[c.startIndex]!.ts, locations[c.endIndex]!.ts, c.mode])).toEqual([
+      [locations[0]!.ts, 1440698066.704, IN_VEHICLE],
+      [1440698306.892, 1440699234.834, ON_FOOT],
+    ]);
+  });
+
   it('cuts a walk and a drive at the fixes inside each, the first and last reaching the trip ends', () => {
     const points = track([
       [300, 1.2],
