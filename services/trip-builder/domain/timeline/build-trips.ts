@@ -24,6 +24,11 @@ const UNTRACKED_MIN_DISTANCE_M: Record<SegmenterName, number> = {
   DwellSegmentationDistFilter: 1200,
 };
 const UNTRACKED_MAX_SPEED_MS = 3000 / 3600;
+/**
+ * Untracked time after which the user reappears this close (m) to where they were last seen is squished away, as
+ * e-mission's `_is_squished_untracked` does (a phone rebooted at home): the diary shows them at that place all along.
+ */
+const SQUISHED_UNTRACKED_M = 100;
 
 /** A trip as the diary shows it: cleaned, resampled, with its sections and the stops between them. */
 export interface BuiltTrip extends Movement {
@@ -82,6 +87,8 @@ export function buildTrips(obs: Observations, startPlace: PlaceAnchor | undefine
     resume = { fromTs: first.ts, place };
     const placeBefore = place;
     const afterUntracked = place !== undefined && wasUntracked(place, first, found.source, obs.transitions);
+    // Where the user was last seen before the untracked time: the trip is still cleaned from where it reappeared.
+    const lastSeen = afterUntracked ? place : undefined;
     if (afterUntracked) place = { enterTs: first.ts, loc: first.loc };
     const tripMotions = motions.slice(firstAtOrAfter(motions, first.ts), firstAfter(motions, last.ts));
     const evidence = found.source === 'DwellSegmentationDistFilter' ? IOS_EVIDENCE : ANDROID_EVIDENCE;
@@ -100,11 +107,16 @@ export function buildTrips(obs: Observations, startPlace: PlaceAnchor | undefine
       place = { enterTs: last.ts, loc: last.loc, ...(diaryLoc ? { diaryLoc } : {}) };
       continue;
     }
-    const diaryLoc = afterUntracked ? undefined : place?.diaryLoc;
+    const squishedUntracked = lastSeen !== undefined && haversine(lastSeen.loc, trip.startLoc) <= SQUISHED_UNTRACKED_M;
+    const diaryLoc = squishedUntracked
+      ? (lastSeen.diaryLoc ?? lastSeen.loc)
+      : afterUntracked
+        ? undefined
+        : place?.diaryLoc;
     place = { enterTs: last.ts, loc: last.loc };
     if (diaryLoc) startAtDiaryPlace(cleaned.sections, diaryLoc);
     const kept = diaryLoc ? toTrip(found.source, points, placeBefore, cleaned.sections, cleaned.stops) : trip;
-    trips.push(afterUntracked ? { ...kept, afterUntracked } : kept);
+    trips.push(afterUntracked && !squishedUntracked ? { ...kept, afterUntracked } : kept);
   }
   if (segmentation.openTripStart !== undefined) resume = { fromTs: locations[segmentation.openTripStart]!.ts, place };
   return { trips, resume };

@@ -2,8 +2,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sharedDataDir } from '../../../../test/helpers/shared-data.js';
+import { MotionType, State, Transition } from '../../../../shared/events/emission-enums.js';
 import { haversine } from '../geo.js';
-import { type TimeseriesLike, toObservations } from '../observations.js';
+import {
+  type LocationPoint,
+  type MotionPoint,
+  type TimeseriesLike,
+  toObservations,
+  type TransitionPoint,
+} from '../observations.js';
 import { buildTrips } from './build-trips.js';
 import { untrackedBetween, withUntrackedPeriods } from './untracked-periods.js';
 
@@ -34,5 +41,51 @@ describe('untracked periods', () => {
   it('When the trip after untracked time is the first one listed, then no period is invented without the trip before it', () => {
     const from = trips.findIndex((t) => t.afterUntracked);
     expect(withUntrackedPeriods(trips.slice(from)).some((m) => m.untracked)).toBe(false);
+  });
+
+  it('When the phone rebooted during a stop and the user set off again from the same spot, then the untracked time is squished: no period, and the trip starts 30 s early at the place', () => {
+    // e-mission's _is_squished_untracked: a drive, ten minutes parked, a reboot, then a drive from 20 m away.
+    const M_PER_DEG_LAT = (2 * Math.PI * 6_371_000) / 360;
+    const fix = (ts: number, metres: number): LocationPoint => ({
+      id: `${ts}`,
+      ts,
+      writeTs: ts,
+      loc: [-122.25, 37.87 + metres / M_PER_DEG_LAT],
+      altitude: 0,
+      accuracy: 10,
+      filter: 'time',
+      timeZone: 'UTC',
+    });
+    // Fixes 29 s apart: the dwell check wants its five-minute window to reach back more than 270 s.
+    const every = (from: number, to: number, at: (ts: number) => number) =>
+      Array.from({ length: Math.floor((to - from) / 29) + 1 }, (_, k) => fix(from + 29 * k, at(from + 29 * k)));
+    const drive = (from: number, to: number): MotionPoint[] =>
+      Array.from({ length: Math.floor((to - from) / 60) + 1 }, (_, k) => ({
+        ts: from + 60 * k,
+        type: MotionType.IN_VEHICLE,
+        confidence: 100,
+      }));
+    /** The two drives and stops; the second drive sets off `offset` m past where the first one parked. */
+    const locations = (offset: number) => [
+      ...every(0, 580, (ts) => 10 * ts),
+      ...every(609, 1218, () => 5800),
+      ...every(1800, 2380, (ts) => 5800 + offset + 10 * (ts - 1800)),
+      ...every(2409, 3018, () => 11600 + offset),
+    ];
+    const build = (offset: number, transitions: TransitionPoint[]) =>
+      buildTrips(
+        { locations: locations(offset), motions: [...drive(0, 580), ...drive(1800, 2380)], transitions },
+        undefined,
+      ).trips;
+    const booted = { ts: 1500, state: State.START, transition: Transition.BOOTED };
+    const [first, second] = build(20, [booted]);
+    expect(second!.afterUntracked).toBeUndefined();
+    expect(withUntrackedPeriods([first!, second!]).some((m) => m.untracked)).toBe(false);
+    expect(second!.startTs).toBe(1800 - 30);
+    expect(haversine(second!.startLoc, fix(0, 5800).loc)).toBeLessThan(1);
+    // Reappearing farther than 100 m away, the untracked period stands and the trip starts where it reappeared.
+    const far = build(200, [booted]);
+    expect(far[1]!.afterUntracked).toBe(true);
+    expect(far[1]!.startTs).toBe(1800);
   });
 });
