@@ -54,6 +54,12 @@ export interface PlaceAnchor {
    * section), so the diary shows the user still at the end of that kept trip (see squished-place.ts).
    */
   diaryLoc?: LonLat;
+  /**
+   * Where the user was last seen before untracked time that no kept trip has followed yet: the trips since it were
+   * dropped, so the untracked period still stands before the next kept trip (or is squished, if that trip sets off
+   * within 100 m of here). Absent in anchors stored before it existed, which read as no untracked time pending.
+   */
+  untrackedFrom?: Omit<PlaceAnchor, 'untrackedFrom'>;
 }
 
 /**

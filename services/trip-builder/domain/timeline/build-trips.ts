@@ -87,8 +87,9 @@ export function buildTrips(obs: Observations, startPlace: PlaceAnchor | undefine
     resume = { fromTs: first.ts, place };
     const placeBefore = place;
     const afterUntracked = place !== undefined && wasUntracked(place, first, found.source, obs.transitions);
-    // Where the user was last seen before the untracked time: the trip is still cleaned from where it reappeared.
-    const lastSeen = afterUntracked ? place : undefined;
+    // Where the user was last seen before untracked time, whether it ends at this trip or ended at a trip since
+    // dropped: the trip is still cleaned from where the user reappeared.
+    const lastSeen = place?.untrackedFrom ?? (afterUntracked ? lastSeenAt(place!) : undefined);
     if (afterUntracked) place = { enterTs: first.ts, loc: first.loc };
     const tripMotions = motions.slice(firstAtOrAfter(motions, first.ts), firstAfter(motions, last.ts));
     const evidence = found.source === 'DwellSegmentationDistFilter' ? IOS_EVIDENCE : ANDROID_EVIDENCE;
@@ -104,7 +105,12 @@ export function buildTrips(obs: Observations, startPlace: PlaceAnchor | undefine
       // Dropped: for the diary the user never left the place before it (e-mission squishes the trip), which for
       // the first trip of all is where it started.
       const diaryLoc = place?.diaryLoc ?? place?.loc ?? first.loc;
-      place = { enterTs: last.ts, loc: last.loc, ...(diaryLoc ? { diaryLoc } : {}) };
+      place = {
+        enterTs: last.ts,
+        loc: last.loc,
+        ...(diaryLoc ? { diaryLoc } : {}),
+        ...(lastSeen ? { untrackedFrom: lastSeen } : {}),
+      };
       continue;
     }
     const squishedUntracked = lastSeen !== undefined && haversine(lastSeen.loc, trip.startLoc) <= SQUISHED_UNTRACKED_M;
@@ -116,10 +122,15 @@ export function buildTrips(obs: Observations, startPlace: PlaceAnchor | undefine
     place = { enterTs: last.ts, loc: last.loc };
     if (diaryLoc) startAtDiaryPlace(cleaned.sections, diaryLoc);
     const kept = diaryLoc ? toTrip(found.source, points, placeBefore, cleaned.sections, cleaned.stops) : trip;
-    trips.push(afterUntracked && !squishedUntracked ? { ...kept, afterUntracked } : kept);
+    trips.push(lastSeen && !squishedUntracked ? { ...kept, afterUntracked: true } : kept);
   }
   if (segmentation.openTripStart !== undefined) resume = { fromTs: locations[segmentation.openTripStart]!.ts, place };
   return { trips, resume };
+}
+
+/** A place as where the user was last seen: its pending untracked time, if any, is already accounted for. */
+function lastSeenAt({ untrackedFrom: _, ...seen }: PlaceAnchor): Omit<PlaceAnchor, 'untrackedFrom'> {
+  return seen;
 }
 
 function wasUntracked(

@@ -4,13 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { sharedDataDir } from '../../../../test/helpers/shared-data.js';
 import { MotionType, State, Transition } from '../../../../shared/events/emission-enums.js';
 import { haversine } from '../geo.js';
-import {
-  type LocationPoint,
-  type MotionPoint,
-  type TimeseriesLike,
-  toObservations,
-  type TransitionPoint,
-} from '../observations.js';
+import { type LocationPoint, type MotionPoint, type TimeseriesLike, toObservations } from '../observations.js';
 import { buildTrips } from './build-trips.js';
 import { untrackedBetween, withUntrackedPeriods } from './untracked-periods.js';
 
@@ -18,6 +12,29 @@ const jack = JSON.parse(
   readFileSync(join(sharedDataDir(), 'emission-labels', 'jack_untracked_time_2023-03-12.json'), 'utf8'),
 ) as TimeseriesLike[];
 const { trips } = buildTrips(toObservations(jack), undefined);
+
+// Synthetic days for untracked time: fixes 29 s apart (the dwell check wants its five-minute window to reach back
+// more than 270 s), drives of 10 m/s with IN_VEHICLE readings every minute, stops of ten minutes.
+const M_PER_DEG_LAT = (2 * Math.PI * 6_371_000) / 360;
+const fix = (ts: number, metres: number): LocationPoint => ({
+  id: `${ts}`,
+  ts,
+  writeTs: ts,
+  loc: [-122.25, 37.87 + metres / M_PER_DEG_LAT],
+  altitude: 0,
+  accuracy: 10,
+  filter: 'time',
+  timeZone: 'UTC',
+});
+const every = (from: number, to: number, at: (ts: number) => number) =>
+  Array.from({ length: Math.floor((to - from) / 29) + 1 }, (_, k) => fix(from + 29 * k, at(from + 29 * k)));
+const drive = (from: number, to: number): MotionPoint[] =>
+  Array.from({ length: Math.floor((to - from) / 60) + 1 }, (_, k) => ({
+    ts: from + 60 * k,
+    type: MotionType.IN_VEHICLE,
+    confidence: 100,
+  }));
+const booted = { ts: 1500, state: State.START, transition: Transition.BOOTED };
 
 describe('untracked periods', () => {
   it('When the user reappears far away after a slow gap, then only the trip after it is flagged as following untracked time', () => {
@@ -45,47 +62,52 @@ describe('untracked periods', () => {
 
   it('When the phone rebooted during a stop and the user set off again from the same spot, then the untracked time is squished: no period, and the trip starts 30 s early at the place', () => {
     // e-mission's _is_squished_untracked: a drive, ten minutes parked, a reboot, then a drive from 20 m away.
-    const M_PER_DEG_LAT = (2 * Math.PI * 6_371_000) / 360;
-    const fix = (ts: number, metres: number): LocationPoint => ({
-      id: `${ts}`,
-      ts,
-      writeTs: ts,
-      loc: [-122.25, 37.87 + metres / M_PER_DEG_LAT],
-      altitude: 0,
-      accuracy: 10,
-      filter: 'time',
-      timeZone: 'UTC',
-    });
-    // Fixes 29 s apart: the dwell check wants its five-minute window to reach back more than 270 s.
-    const every = (from: number, to: number, at: (ts: number) => number) =>
-      Array.from({ length: Math.floor((to - from) / 29) + 1 }, (_, k) => fix(from + 29 * k, at(from + 29 * k)));
-    const drive = (from: number, to: number): MotionPoint[] =>
-      Array.from({ length: Math.floor((to - from) / 60) + 1 }, (_, k) => ({
-        ts: from + 60 * k,
-        type: MotionType.IN_VEHICLE,
-        confidence: 100,
-      }));
     /** The two drives and stops; the second drive sets off `offset` m past where the first one parked. */
-    const locations = (offset: number) => [
-      ...every(0, 580, (ts) => 10 * ts),
-      ...every(609, 1218, () => 5800),
-      ...every(1800, 2380, (ts) => 5800 + offset + 10 * (ts - 1800)),
-      ...every(2409, 3018, () => 11600 + offset),
-    ];
-    const build = (offset: number, transitions: TransitionPoint[]) =>
+    const build = (offset: number) =>
       buildTrips(
-        { locations: locations(offset), motions: [...drive(0, 580), ...drive(1800, 2380)], transitions },
+        {
+          locations: [
+            ...every(0, 580, (ts) => 10 * ts),
+            ...every(609, 1218, () => 5800),
+            ...every(1800, 2380, (ts) => 5800 + offset + 10 * (ts - 1800)),
+            ...every(2409, 3018, () => 11600 + offset),
+          ],
+          motions: [...drive(0, 580), ...drive(1800, 2380)],
+          transitions: [booted],
+        },
         undefined,
       ).trips;
-    const booted = { ts: 1500, state: State.START, transition: Transition.BOOTED };
-    const [first, second] = build(20, [booted]);
+    const [first, second] = build(20);
     expect(second!.afterUntracked).toBeUndefined();
     expect(withUntrackedPeriods([first!, second!]).some((m) => m.untracked)).toBe(false);
     expect(second!.startTs).toBe(1800 - 30);
     expect(haversine(second!.startLoc, fix(0, 5800).loc)).toBeLessThan(1);
     // Reappearing farther than 100 m away, the untracked period stands and the trip starts where it reappeared.
-    const far = build(200, [booted]);
+    const far = build(200);
     expect(far[1]!.afterUntracked).toBe(true);
     expect(far[1]!.startTs).toBe(1800);
+  });
+
+  it('When the trip right after untracked time is dropped (drift where the phone came back), then the period still stands before the next kept trip', () => {
+    // A drive, parked, a reboot, the phone back 14 km away with ten minutes of drift and no motion (a trip too
+    // short to keep), then a drive from there.
+    const locations = [
+      ...every(0, 580, (ts) => 10 * ts),
+      ...every(609, 1218, () => 5800),
+      ...every(1800, 2409, () => 20000),
+      ...every(2700, 3280, (ts) => 20000 + 10 * (ts - 2700)),
+      ...every(3309, 3918, () => 25800),
+    ];
+    const { trips } = buildTrips(
+      { locations, motions: [...drive(0, 580), ...drive(2700, 3280)], transitions: [booted] },
+      undefined,
+    );
+    expect(trips).toHaveLength(2);
+    expect(trips[1]!.afterUntracked).toBe(true);
+    const moves = withUntrackedPeriods(trips);
+    expect(moves.map((m) => m.untracked ?? false)).toEqual([false, true, false]);
+    // The kept trip joins the place the phone reappeared at (the dropped drift's first fix), 30 s early.
+    expect(trips[1]!.startTs).toBe(2700 - 30);
+    expect(haversine(trips[1]!.startLoc, fix(0, 20000).loc)).toBeLessThan(1);
   });
 });
