@@ -55,11 +55,24 @@ export interface PlaceAnchor {
    */
   diaryLoc?: LonLat;
   /**
-   * Where the user was last seen before untracked time that no kept trip has followed yet: the trips since it were
-   * dropped, so the untracked period still stands before the next kept trip (or is squished, if that trip sets off
-   * within 100 m of here). Absent in anchors stored before it existed, which read as no untracked time pending.
+   * Untracked time that no kept trip has followed yet: the trips since it were dropped, so its period still stands
+   * before the next kept trip (or is squished, if that trip sets off within 100 m of where the user was last seen).
+   * Absent in anchors stored before it existed, which read as no untracked time pending.
    */
-  untrackedFrom?: Omit<PlaceAnchor, 'untrackedFrom'>;
+  untracked?: PendingUntracked;
+}
+
+/** Untracked time waiting for the next kept trip (see `PlaceAnchor.untracked`). */
+export interface PendingUntracked {
+  /** Where the user was last seen before the latest gap in tracking. */
+  lastSeen: Omit<PlaceAnchor, 'untracked'>;
+  /** Where and when the phone was seen again after the gap the diary shows: where the untracked period ends. */
+  reappeared: { ts: number; loc: LonLat };
+  /**
+   * Set when an earlier gap, before the dropped trips, already stands on its own (the user reappeared more than
+   * 100 m from where they had been): the period is shown whatever the next kept trip does.
+   */
+  stands?: true;
 }
 
 /**

@@ -36,13 +36,14 @@ const driving = (from: number, to: number): MotionPoint[] => {
 };
 
 describe('segmentTrips: fixes written late (Android)', () => {
-  // A drive 0-1200 s whose phone stood 6 minutes at one spot in the middle, but whose fixes of those minutes were
-  // written over half an hour later; then 10 minutes at the destination.
+  // A drive 0-1200 s whose phone held back six minutes of fixes at one spot and delivered them in a batch about 17
+  // minutes late, the rest of the drive right after them (less late) and then 10 minutes at the destination. Every
+  // fix is written after the ones before it in time, so none is dropped as out of order (`toObservations`).
   // (Fixes 29 s apart: the dwell check wants its five-minute window to reach back more than 270 s.)
   const before = run(0, 580, 29, 0, 10, 'time');
-  const held = run(609, 957, 29, 6000, 0, 'time').map((p) => ({ ...p, writeTs: p.ts + 2000 }));
-  const after = run(986, 1218, 29, 9860, 10, 'time');
-  const parked = run(1247, 1856, 29, 12500, 0, 'time');
+  const held = run(609, 957, 29, 6000, 0, 'time').map((p) => ({ ...p, writeTs: p.ts + LATE_WRITE_S }));
+  const after = run(986, 1218, 29, 9860, 10, 'time').map((p, k) => ({ ...p, writeTs: 1960 + k }));
+  const parked = run(1247, 1856, 29, 12500, 0, 'time').map((p) => ({ ...p, writeTs: p.ts + 800 }));
   const obs = (locations: LocationPoint[]): Observations => ({
     locations,
     motions: driving(0, 1200),
@@ -58,7 +59,7 @@ describe('segmentTrips: fixes written late (Android)', () => {
   });
 
   it('reads the same stand as a stop when the fixes were written on time', () => {
-    const timely = held.map((p) => ({ ...p, writeTs: p.ts }));
+    const timely = held.map((p) => ({ ...p, writeTs: p.ts + LATE_WRITE_S - 1 }));
     expect(segmentTrips(obs([...before, ...timely, ...after, ...parked])).trips).toHaveLength(2);
   });
 });

@@ -1,4 +1,4 @@
-import { haversine } from '../geo.js';
+import { haversine, type LonLat } from '../geo.js';
 import type { LocationPoint, Observations } from '../observations.js';
 import {
   type CleanedSection,
@@ -6,6 +6,7 @@ import {
   cleanTrip,
   type Movement,
   MIN_TRIP_DISTANCE_M,
+  type PendingUntracked,
   type PlaceAnchor,
 } from '../cleaning/clean-trip.js';
 import { startAtDiaryPlace } from '../cleaning/squished-place.js';
@@ -47,6 +48,11 @@ export interface BuiltTrip extends Movement {
    */
   afterUntracked?: true;
   /**
+   * Where and when the untracked period before this trip ends, when not at the trip's start: the phone reappeared
+   * earlier, at a place left on trips too short to keep, and the diary shows the user at that place until this trip.
+   */
+  untrackedUntil?: { ts: number; loc: LonLat };
+  /**
    * Set on an untracked period standing between two trips in the diary (`untrackedBetween`): never stored, no
    * sections or stops, rendered as e-mission's `analysis/confirmed_untracked`.
    */
@@ -87,9 +93,8 @@ export function buildTrips(obs: Observations, startPlace: PlaceAnchor | undefine
     resume = { fromTs: first.ts, place };
     const placeBefore = place;
     const afterUntracked = place !== undefined && wasUntracked(place, first, found.source, obs.transitions);
-    // Where the user was last seen before untracked time, whether it ends at this trip or ended at a trip since
-    // dropped: the trip is still cleaned from where the user reappeared.
-    const lastSeen = place?.untrackedFrom ?? (afterUntracked ? lastSeenAt(place!) : undefined);
+    // Untracked time this trip follows, whether its gap ends here or ended at a trip since dropped.
+    const untracked = afterUntracked ? untrackedGap(place!, first) : place?.untracked;
     if (afterUntracked) place = { enterTs: first.ts, loc: first.loc };
     const tripMotions = motions.slice(firstAtOrAfter(motions, first.ts), firstAfter(motions, last.ts));
     const evidence = found.source === 'DwellSegmentationDistFilter' ? IOS_EVIDENCE : ANDROID_EVIDENCE;
@@ -109,28 +114,49 @@ export function buildTrips(obs: Observations, startPlace: PlaceAnchor | undefine
         enterTs: last.ts,
         loc: last.loc,
         ...(diaryLoc ? { diaryLoc } : {}),
-        ...(lastSeen ? { untrackedFrom: lastSeen } : {}),
+        ...(untracked ? { untracked } : {}),
       };
       continue;
     }
-    const squishedUntracked = lastSeen !== undefined && haversine(lastSeen.loc, trip.startLoc) <= SQUISHED_UNTRACKED_M;
+    const squishedUntracked = untracked !== undefined && isSquished(untracked, trip.startLoc);
     const diaryLoc = squishedUntracked
-      ? (lastSeen.diaryLoc ?? lastSeen.loc)
+      ? (untracked.lastSeen.diaryLoc ?? untracked.lastSeen.loc)
       : afterUntracked
         ? undefined
         : place?.diaryLoc;
     place = { enterTs: last.ts, loc: last.loc };
     if (diaryLoc) startAtDiaryPlace(cleaned.sections, diaryLoc);
     const kept = diaryLoc ? toTrip(found.source, points, placeBefore, cleaned.sections, cleaned.stops) : trip;
-    trips.push(lastSeen && !squishedUntracked ? { ...kept, afterUntracked: true } : kept);
+    trips.push(untracked && !squishedUntracked ? afterUntrackedTime(kept, untracked) : kept);
   }
   if (segmentation.openTripStart !== undefined) resume = { fromTs: locations[segmentation.openTripStart]!.ts, place };
   return { trips, resume };
 }
 
-/** A place as where the user was last seen: its pending untracked time, if any, is already accounted for. */
-function lastSeenAt({ untrackedFrom: _, ...seen }: PlaceAnchor): Omit<PlaceAnchor, 'untrackedFrom'> {
-  return seen;
+/**
+ * The untracked time between `place`, where the user was last seen, and `first`, the fix they reappeared at. A gap
+ * still pending from before (only dropped trips since) makes one period with it: it ends where the phone reappeared
+ * after the earlier gap if that one stands on its own (e-mission squishes each gap whose next move starts within
+ * 100 m of where it began, and the next move of the earlier gap is this one), else where it reappeared now.
+ */
+function untrackedGap(place: PlaceAnchor, first: LocationPoint): PendingUntracked {
+  const { untracked: pending, ...lastSeen } = place;
+  const now = { ts: first.ts, loc: first.loc };
+  if (!pending) return { lastSeen, reappeared: now };
+  const earlierStands = pending.stands === true || haversine(pending.lastSeen.loc, place.loc) > SQUISHED_UNTRACKED_M;
+  return earlierStands ? { lastSeen, reappeared: pending.reappeared, stands: true } : { lastSeen, reappeared: now };
+}
+
+/** e-mission's `_is_squished_untracked`: the trip after the gap sets off within 100 m of where the user was last seen. */
+function isSquished(untracked: PendingUntracked, tripStart: LonLat): boolean {
+  return !untracked.stands && haversine(untracked.lastSeen.loc, tripStart) <= SQUISHED_UNTRACKED_M;
+}
+
+/** A kept trip after untracked time; the period ends where the phone reappeared, when that is not the trip's start. */
+function afterUntrackedTime(trip: BuiltTrip, untracked: PendingUntracked): BuiltTrip {
+  const { ts, loc } = untracked.reappeared;
+  const sameStart = ts === trip.startTs && haversine(loc, trip.startLoc) === 0;
+  return { ...trip, afterUntracked: true, ...(sameStart ? {} : { untrackedUntil: { ts, loc } }) };
 }
 
 function wasUntracked(

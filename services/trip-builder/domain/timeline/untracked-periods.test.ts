@@ -106,8 +106,34 @@ describe('untracked periods', () => {
     expect(trips[1]!.afterUntracked).toBe(true);
     const moves = withUntrackedPeriods(trips);
     expect(moves.map((m) => m.untracked ?? false)).toEqual([false, true, false]);
-    // The kept trip joins the place the phone reappeared at (the dropped drift's first fix), 30 s early.
+    // The period ends where the phone reappeared; the diary shows the user at that place until the kept trip,
+    // which joins it 30 s early.
+    expect(moves[1]!.endTs).toBe(1800);
+    expect(haversine(moves[1]!.endLoc, fix(0, 20000).loc)).toBeLessThan(1);
     expect(trips[1]!.startTs).toBe(2700 - 30);
     expect(haversine(trips[1]!.startLoc, fix(0, 20000).loc)).toBeLessThan(1);
+  });
+
+  it('When the phone came back far away, was dropped as drift, rebooted again and the user then set off from where they had been, then the period still stands (the earlier gap is not squished)', () => {
+    const locations = [
+      ...every(0, 580, (ts) => 10 * ts),
+      ...every(609, 1218, () => 5800),
+      ...every(1800, 2409, () => 20000),
+      ...every(2700, 3280, (ts) => 5810 + 10 * (ts - 2700)),
+      ...every(3309, 3918, () => 11610),
+    ];
+    const { trips } = buildTrips(
+      {
+        locations,
+        motions: [...drive(0, 580), ...drive(2700, 3280)],
+        transitions: [booted, { ...booted, ts: 2500 }],
+      },
+      undefined,
+    );
+    expect(trips).toHaveLength(2);
+    expect(trips[1]!.afterUntracked).toBe(true);
+    const period = withUntrackedPeriods(trips)[1]!;
+    expect(period.untracked).toBe(true);
+    expect(period.endTs).toBe(1800);
   });
 });

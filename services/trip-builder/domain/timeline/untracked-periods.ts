@@ -3,21 +3,23 @@ import type { BuiltTrip } from './build-trips.js';
 
 /**
  * The untracked period between two consecutive trips, when the later one began after untracked time: from the end
- * of the trip before (where the user was last seen) to the start of the trip after (where they reappeared), as
- * e-mission's `analysis/confirmed_untracked`. Its distance is the straight line between those two points.
+ * of the trip before (where the user was last seen) to where they reappeared, the start of the trip after unless
+ * the phone reappeared earlier at a place left on trips too short to keep (`untrackedUntil`), as e-mission's
+ * `analysis/confirmed_untracked`. Its distance is the straight line between those two points.
  */
 export function untrackedBetween(before: BuiltTrip, after: BuiltTrip): BuiltTrip {
+  const end = after.untrackedUntil ?? { ts: after.startTs, loc: after.startLoc };
   return {
     source: after.source,
     // Its own identity: the end of the trip before lies strictly between that trip's raw start and the next one's.
     rawStartTs: before.endTs,
-    rawEndTs: after.startTs,
+    rawEndTs: end.ts,
     startTs: before.endTs,
-    endTs: after.startTs,
+    endTs: end.ts,
     startLoc: before.endLoc,
-    endLoc: after.startLoc,
-    duration: after.startTs - before.endTs,
-    distance: haversine(before.endLoc, after.startLoc),
+    endLoc: end.loc,
+    duration: end.ts - before.endTs,
+    distance: haversine(before.endLoc, end.loc),
     timeZone: after.timeZone,
     placeBefore: undefined,
     sections: [],
