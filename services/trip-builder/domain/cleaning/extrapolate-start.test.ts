@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { MotionType } from '../../../../shared/events/emission-enums.js';
+import { northOf } from '../fixtures/fixes.js';
 import { extrapolateStart } from './extrapolate-start.js';
 import type { Fix } from './resample.js';
 
 const { IN_VEHICLE, ON_FOOT } = MotionType;
-/** Metres per degree of latitude on e-mission's sphere (radius 6,371 km). */
-const M_PER_DEG_LAT = (2 * Math.PI * 6_371_000) / 360;
-const fix = (ts: number, metres: number): Fix => ({ ts, loc: [-122.25, 37.87 + metres / M_PER_DEG_LAT], altitude: 0 });
+const fix = (ts: number, metres: number): Fix => ({ ts, loc: northOf(metres), altitude: 0 });
 /** Fixes 30 s apart from ts 1000, `speed` m/s north from 0 m; the place is `gap` m south of the first. */
 const track = (speed: number, n = 4) => Array.from({ length: n }, (_, i) => fix(1000 + 30 * i, 30 * speed * i));
 const placeAt = (gap: number, enterTs = 0) => ({ enterTs, loc: fix(0, -gap).loc });

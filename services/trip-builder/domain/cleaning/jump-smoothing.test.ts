@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { LocationPoint } from '../observations.js';
+import { fixAt } from '../fixtures/fixes.js';
 import { findJumps } from './jump-smoothing.js';
-
-/** Metres per degree of latitude on e-mission's sphere (radius 6,371 km). */
-const M_PER_DEG_LAT = (2 * Math.PI * 6_371_000) / 360;
 
 /** Fixes at [seconds, metres north] pairs, as an Android phone (time filter) or an iPhone (distance filter) files them. */
 function track(fixes: [number, number][], filter: 'time' | 'distance' = 'time'): LocationPoint[] {
-  return fixes.map(([ts, metres]) => ({
-    id: `${ts}`,
-    ts,
-    writeTs: ts,
-    loc: [-122.25, 37.87 + metres / M_PER_DEG_LAT],
-    altitude: 0,
-    accuracy: 10,
-    filter,
-    timeZone: 'UTC',
-  }));
+  return fixes.map(([ts, metres]) => fixAt(ts, metres, { filter }));
 }
 /** Fixes 30 s apart at the given positions (m). */
 const every30s = (positions: number[], filter?: 'time' | 'distance') =>

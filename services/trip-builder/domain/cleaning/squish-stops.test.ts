@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { MotionType } from '../../../../shared/events/emission-enums.js';
-import type { LonLat } from '../geo.js';
+import { fixAt, northOf } from '../fixtures/fixes.js';
 import type { LocationPoint } from '../observations.js';
 import { type CleanedSection, stopBetween } from './clean-trip.js';
 import { squishStops } from './squish-stops.js';
 
-/** Metres per degree of latitude on e-mission's sphere (radius 6,371 km). */
-const M_PER_DEG_LAT = (2 * Math.PI * 6_371_000) / 360;
-const at = (metres: number): LonLat => [-122.25, 37.87 + metres / M_PER_DEG_LAT];
+const at = northOf;
 
 /** A section of `n` points 30 s apart from `ts`, `step` m apart northward from `from` m. */
 function section(mode: number, ts: number, from: number, n: number, step: number): CleanedSection {
@@ -31,18 +29,7 @@ function section(mode: number, ts: number, from: number, n: number, step: number
 
 /** The trip's fixes: one at every point of each section, as the phone reported them. */
 const fixesOf = (...sections: CleanedSection[]): LocationPoint[] =>
-  sections.flatMap((s) =>
-    s.times.map((ts, i) => ({
-      id: `${ts}`,
-      ts,
-      writeTs: ts,
-      loc: s.coordinates[i]!,
-      altitude: 0,
-      accuracy: 10,
-      filter: 'time',
-      timeZone: 'UTC',
-    })),
-  );
+  sections.flatMap((s) => s.times.map((ts, i) => ({ ...fixAt(ts, 0), loc: s.coordinates[i]! })));
 
 describe('squishStops (clean_and_resample.squish_stop)', () => {
   it('gives a gap after a sparse bus ride to the ride: it ends where the dense walk starts, one point and the gap longer', () => {

@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { MotionType } from '../../../../shared/events/emission-enums.js';
-import type { LonLat } from '../geo.js';
+import { northOf } from '../fixtures/fixes.js';
 import type { CleanedSection } from './clean-trip.js';
 import { startAtDiaryPlace } from './squished-place.js';
 
-/** Metres per degree of latitude on e-mission's sphere (radius 6,371 km). */
-const M_PER_DEG_LAT = (2 * Math.PI * 6_371_000) / 360;
-const at = (metres: number): LonLat => [-122.25, 37.87 + metres / M_PER_DEG_LAT];
+const at = northOf;
 
 /** A walk of three points 30 s and 40 m apart, from 1000 s at 0 m. */
 function walk(): CleanedSection {

@@ -2,13 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { MotionType, Transition } from '../../../../shared/events/emission-enums.js';
 import { type LocationPoint, type MotionPoint, toObservations } from '../observations.js';
 import { loadRealDay } from '../../../../test/helpers/real-days.js';
+import { fixAt } from '../fixtures/fixes.js';
 import { ANDROID_EVIDENCE, highConfidenceMotions, IOS_EVIDENCE, toMotionChanges } from './motion-changes.js';
 import { segmentSections } from './segment-sections.js';
 
 const { IN_VEHICLE, BICYCLING, ON_FOOT, WALKING, RUNNING, STILL } = MotionType;
-/** Metres per degree of latitude on e-mission's sphere (radius 6,371 km). */
-const M_PER_DEG_LAT = (2 * Math.PI * 6_371_000) / 360;
-
 /** Fixes every 30 s from ts 0, moving north at the speed (m/s) each leg gives, legs as [until ts, speed]. */
 function track(legs: [number, number][]): LocationPoint[] {
   const out: LocationPoint[] = [];
@@ -16,28 +14,15 @@ function track(legs: [number, number][]): LocationPoint[] {
   const end = legs[legs.length - 1]![0];
   for (let ts = 0; ts <= end; ts += 30) {
     if (ts > 0) metres += 30 * legs.find(([until]) => ts <= until)![1];
-    out.push({
-      id: `p${ts}`,
-      ts,
-      writeTs: ts,
-      loc: [-122.25, 37.87 + metres / M_PER_DEG_LAT],
-      altitude: 0,
-      accuracy: 10,
-      filter: 'time',
-      timeZone: 'America/Los_Angeles',
-    });
+    out.push(fixAt(ts, metres, { id: `p${ts}`, timeZone: 'America/Los_Angeles' }));
   }
   return out;
 }
 /** Fixes at the given times moving north at `speed` (m/s), starting `from` metres north of the origin. */
 function fixesAt(times: readonly number[], speed: number, from = 0): LocationPoint[] {
-  return times.map((ts) => ({
-    ...track([[0, 0]])[0]!,
-    id: `f${ts}`,
-    ts,
-    writeTs: ts,
-    loc: [-122.25, 37.87 + (from + speed * (ts - times[0]!)) / M_PER_DEG_LAT] as [number, number],
-  }));
+  return times.map((ts) =>
+    fixAt(ts, from + speed * (ts - times[0]!), { id: `f${ts}`, timeZone: 'America/Los_Angeles' }),
+  );
 }
 const motion = (ts: number, type: number, confidence = 100): MotionPoint => ({ ts, type, confidence });
 const every = (from: number, to: number, step: number, type: number) =>

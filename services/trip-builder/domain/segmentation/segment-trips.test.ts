@@ -1,31 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { MotionType, Transition, State } from '../../../../shared/events/emission-enums.js';
-import type { LonLat } from '../geo.js';
+import { fixAt } from '../fixtures/fixes.js';
 import type { LocationPoint, MotionPoint, Observations } from '../observations.js';
 import { segmentWithDistanceFilter } from './distance-filter.js';
 import { LATE_WRITE_S, segmentTrips } from './segment-trips.js';
 
-/** Metres per degree of latitude on e-mission's sphere (radius 6,371 km). */
-const M_PER_DEG_LAT = (2 * Math.PI * 6_371_000) / 360;
-const at = (metres: number): LonLat => [-122.25, 37.87 + metres / M_PER_DEG_LAT];
-
-function fix(ts: number, metres: number, filter: 'time' | 'distance', late = 0): LocationPoint {
-  return {
-    id: `${ts}`,
-    ts,
-    writeTs: ts + late,
-    loc: at(metres),
-    altitude: 0,
-    accuracy: 10,
-    filter,
-    timeZone: 'UTC',
-  };
-}
-
 /** Fixes every `every` s over [from, to], starting `start` m north and moving `speed` m/s. */
 function run(from: number, to: number, every: number, start: number, speed: number, filter: 'time' | 'distance') {
   const out: LocationPoint[] = [];
-  for (let ts = from; ts <= to; ts += every) out.push(fix(ts, start + speed * (ts - from), filter));
+  for (let ts = from; ts <= to; ts += every) out.push(fixAt(ts, start + speed * (ts - from), { filter }));
   return out;
 }
 
@@ -68,7 +51,7 @@ describe('segmentWithDistanceFilter (iOS)', () => {
   it('keeps a trip of a single fix, as e-mission does: the place after it is where that fix was', () => {
     // A walk, two hours parked, one stray fix 70 m off, twelve silent minutes without motion, then the next walk.
     const walk = run(0, 600, 60, 0, 1.5, 'distance');
-    const stray = fix(7800, 900 + 70, 'distance');
+    const stray = fixAt(7800, 900 + 70, { filter: 'distance' });
     const next = run(8520, 9120, 60, 1100, 1.5, 'distance');
     const motions = [
       ...walk.map((p) => ({ ts: p.ts, type: MotionType.WALKING, confidence: 100 })),

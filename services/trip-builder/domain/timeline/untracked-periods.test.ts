@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { sharedDataDir } from '../../../../test/helpers/shared-data.js';
 import { MotionType, State, Transition } from '../../../../shared/events/emission-enums.js';
 import { haversine } from '../geo.js';
-import { type LocationPoint, type MotionPoint, type TimeseriesLike, toObservations } from '../observations.js';
+import { type MotionPoint, type TimeseriesLike, toObservations } from '../observations.js';
+import { fixAt, northOf } from '../fixtures/fixes.js';
 import { buildTrips } from './build-trips.js';
 import { untrackedBetween, withUntrackedPeriods } from './untracked-periods.js';
 
@@ -15,19 +16,8 @@ const { trips } = buildTrips(toObservations(jack), undefined);
 
 // Synthetic days for untracked time: fixes 29 s apart (the dwell check wants its five-minute window to reach back
 // more than 270 s), drives of 10 m/s with IN_VEHICLE readings every minute, stops of ten minutes.
-const M_PER_DEG_LAT = (2 * Math.PI * 6_371_000) / 360;
-const fix = (ts: number, metres: number): LocationPoint => ({
-  id: `${ts}`,
-  ts,
-  writeTs: ts,
-  loc: [-122.25, 37.87 + metres / M_PER_DEG_LAT],
-  altitude: 0,
-  accuracy: 10,
-  filter: 'time',
-  timeZone: 'UTC',
-});
 const every = (from: number, to: number, at: (ts: number) => number) =>
-  Array.from({ length: Math.floor((to - from) / 29) + 1 }, (_, k) => fix(from + 29 * k, at(from + 29 * k)));
+  Array.from({ length: Math.floor((to - from) / 29) + 1 }, (_, k) => fixAt(from + 29 * k, at(from + 29 * k)));
 const drive = (from: number, to: number): MotionPoint[] =>
   Array.from({ length: Math.floor((to - from) / 60) + 1 }, (_, k) => ({
     ts: from + 60 * k,
@@ -81,7 +71,7 @@ describe('untracked periods', () => {
     expect(second!.afterUntracked).toBeUndefined();
     expect(withUntrackedPeriods([first!, second!]).some((m) => m.untracked)).toBe(false);
     expect(second!.startTs).toBe(1800 - 30);
-    expect(haversine(second!.startLoc, fix(0, 5800).loc)).toBeLessThan(1);
+    expect(haversine(second!.startLoc, northOf(5800))).toBeLessThan(1);
     // Reappearing farther than 100 m away, the untracked period stands and the trip starts where it reappeared.
     const far = build(200);
     expect(far[1]!.afterUntracked).toBe(true);
@@ -109,9 +99,9 @@ describe('untracked periods', () => {
     // The period ends where the phone reappeared; the diary shows the user at that place until the kept trip,
     // which joins it 30 s early.
     expect(moves[1]!.endTs).toBe(1800);
-    expect(haversine(moves[1]!.endLoc, fix(0, 20000).loc)).toBeLessThan(1);
+    expect(haversine(moves[1]!.endLoc, northOf(20000))).toBeLessThan(1);
     expect(trips[1]!.startTs).toBe(2700 - 30);
-    expect(haversine(trips[1]!.startLoc, fix(0, 20000).loc)).toBeLessThan(1);
+    expect(haversine(trips[1]!.startLoc, northOf(20000))).toBeLessThan(1);
   });
 
   it('When the phone came back far away, was dropped as drift, rebooted again and the user then set off from where they had been, then the period still stands (the earlier gap is not squished)', () => {
