@@ -9,45 +9,21 @@ import { join } from 'node:path';
 import { modeName } from '../services/trip-builder/domain/diary/trip-geojson.js';
 import { type TimeseriesLike, toObservations } from '../services/trip-builder/domain/observations.js';
 import { buildTrips, type BuiltTrip } from '../services/trip-builder/domain/timeline/build-trips.js';
-import { matches, type ReferenceTrip } from '../test/helpers/evaluate-trips.js';
+import {
+  type EmissionComposite,
+  type EmissionTrip,
+  fromComposite,
+  fromGroundTruth,
+  matches,
+} from '../test/helpers/evaluate-trips.js';
 import { loadGroundTruth, loadRealDay, REAL_DAYS } from '../test/helpers/real-days.js';
 import { sharedDataDir } from '../test/helpers/shared-data.js';
 
-/** The parts of e-mission's confirmed trips (composite trips of 2023) this reads. */
-interface CompositeTrip {
-  metadata: { origin_key: string };
-  data: {
-    start_ts: number;
-    end_ts: number;
-    start_loc: { coordinates: [number, number] };
-    end_loc: { coordinates: [number, number] };
-    distance: number;
-    start_fmt_time: string;
-    sections: { data: { sensed_mode: number } }[];
-  };
+function realDay(day: string): { entries: TimeseriesLike[]; expected: EmissionTrip[] } {
+  return { entries: loadRealDay(day), expected: loadGroundTruth(day).map(fromGroundTruth) };
 }
 
-interface Reference extends ReferenceTrip {
-  distance: number;
-  label: string;
-}
-
-function realDay(day: string): { entries: TimeseriesLike[]; expected: Reference[] } {
-  const expected = loadGroundTruth(day).map((t) => ({
-    startTs: t.properties['start_ts'],
-    endTs: t.properties['end_ts'],
-    startLoc: t.properties['start_loc'].coordinates,
-    endLoc: t.properties['end_loc'].coordinates,
-    distance: t.properties['distance'],
-    label: t.properties['start_fmt_time'],
-    modes: t.features
-      .filter((f) => f.type === 'FeatureCollection')
-      .map((f) => String(f.features[0].properties.sensed_mode).split('.')[1]!),
-  }));
-  return { entries: loadRealDay(day), expected };
-}
-
-function labelledDays(): { name: string; entries: TimeseriesLike[]; expected: Reference[] }[] {
+function labelledDays(): { name: string; entries: TimeseriesLike[]; expected: EmissionTrip[] }[] {
   const dir = join(sharedDataDir(), 'emission-labels');
   const load = <T>(name: string): T[] => JSON.parse(readFileSync(join(dir, name), 'utf8')) as T[];
   return [
@@ -60,17 +36,9 @@ function labelledDays(): { name: string; entries: TimeseriesLike[]; expected: Re
   ].map(([name, raw, expected]) => ({
     name: name as string,
     entries: (raw as string[]).flatMap((f) => load<TimeseriesLike>(f)),
-    expected: load<CompositeTrip>(`${expected as string}.expected_composite_trips.json`)
+    expected: load<EmissionComposite>(`${expected as string}.expected_composite_trips.json`)
       .filter((c) => c.metadata.origin_key === 'analysis/confirmed_trip')
-      .map((c) => ({
-        startTs: c.data.start_ts,
-        endTs: c.data.end_ts,
-        startLoc: c.data.start_loc.coordinates,
-        endLoc: c.data.end_loc.coordinates,
-        distance: c.data.distance,
-        label: c.data.start_fmt_time,
-        modes: c.data.sections.map((s) => modeName(s.data.sensed_mode)),
-      })),
+      .map(fromComposite),
   }));
 }
 

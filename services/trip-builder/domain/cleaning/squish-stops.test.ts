@@ -5,18 +5,16 @@ import type { LocationPoint } from '../observations.js';
 import { type CleanedSection, stopBetween } from './clean-trip.js';
 import { squishStops } from './squish-stops.js';
 
-const at = northOf;
-
 /** A section of `n` points 30 s apart from `ts`, `step` m apart northward from `from` m. */
 function section(mode: number, ts: number, from: number, n: number, step: number): CleanedSection {
   const times = Array.from({ length: n }, (_, i) => ts + 30 * i);
-  const coordinates = times.map((_, i) => [...at(from + step * i)] as [number, number]);
+  const coordinates = times.map((_, i) => [...northOf(from + step * i)] as [number, number]);
   const distances = times.map((_, i) => (i === 0 ? 0 : step));
   return {
     startTs: times[0]!,
     endTs: times.at(-1)!,
-    startLoc: at(from),
-    endLoc: at(from + step * (n - 1)),
+    startLoc: northOf(from),
+    endLoc: northOf(from + step * (n - 1)),
     duration: times.at(-1)! - times[0]!,
     distance: step * (n - 1),
     mode,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { matches } from '../../../../test/helpers/evaluate-trips.js';
+import { fromComposite, matches } from '../../../../test/helpers/evaluate-trips.js';
 import { sharedDataDir } from '../../../../test/helpers/shared-data.js';
 import { modeName } from '../diary/trip-geojson.js';
 import { toObservations } from '../observations.js';
@@ -34,13 +34,7 @@ describe("buildTrips against e-mission's 2023 composite trips", () => {
     const expected = load(day.expected).filter((c) => c.metadata.origin_key === 'analysis/confirmed_trip');
     expect(expected.length).toBeGreaterThan(0);
     for (const c of expected) {
-      const reference = {
-        startTs: c.data.start_ts,
-        endTs: c.data.end_ts,
-        startLoc: c.data.start_loc.coordinates,
-        endLoc: c.data.end_loc.coordinates,
-        modes: c.data.sections.map((s: any) => modeName(s.data.sensed_mode)),
-      };
+      const reference = fromComposite(c);
       const mine = built.find((t) => matches(t, reference));
       expect(mine, `trip ${c.data.start_fmt_time}`).toBeDefined();
       expect(

@@ -3,19 +3,9 @@ import { modeName, tripLocalDate, tripToGeojson } from '../diary/trip-geojson.js
 import { toObservations } from '../observations.js';
 import { loadGroundTruth, loadRealDay, REAL_DAYS } from '../../../../test/helpers/real-days.js';
 import { buildTrips } from './build-trips.js';
-import { matches, type ReferenceTrip, scoreDay } from '../../../../test/helpers/evaluate-trips.js';
+import { type EmissionTrip, fromGroundTruth, matches, scoreDay } from '../../../../test/helpers/evaluate-trips.js';
 
-function groundTruth(day: string): ReferenceTrip[] {
-  return loadGroundTruth(day).map((t) => ({
-    startTs: t.properties['start_ts'],
-    endTs: t.properties['end_ts'],
-    startLoc: t.properties['start_loc'].coordinates,
-    endLoc: t.properties['end_loc'].coordinates,
-    modes: t.features
-      .filter((f) => f.type === 'FeatureCollection')
-      .map((f) => String(f.features[0].properties.sensed_mode).split('.')[1]!),
-  }));
-}
+const groundTruth = (day: string): EmissionTrip[] => loadGroundTruth(day).map(fromGroundTruth);
 
 describe('buildTrips on the real days (issue 5 acceptance)', () => {
   const scores = REAL_DAYS.map((day) => {

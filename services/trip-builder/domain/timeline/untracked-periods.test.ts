@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { sharedDataDir } from '../../../../test/helpers/shared-data.js';
 import { MotionType, State, Transition } from '../../../../shared/events/emission-enums.js';
 import { haversine } from '../geo.js';
-import { type MotionPoint, type TimeseriesLike, toObservations } from '../observations.js';
+import { type LocationPoint, type MotionPoint, type TimeseriesLike, toObservations } from '../observations.js';
 import { fixAt, northOf } from '../fixtures/fixes.js';
 import { buildTrips } from './build-trips.js';
 import { untrackedBetween, withUntrackedPeriods } from './untracked-periods.js';
@@ -25,6 +25,19 @@ const drive = (from: number, to: number): MotionPoint[] =>
     confidence: 100,
   }));
 const booted = { ts: 1500, state: State.START, transition: Transition.BOOTED };
+/**
+ * The trips of a day that starts with a drive to 5,800 m (0-580 s) and ten minutes parked there, then the phone
+ * rebooting at each of `reboots`, then the fixes `then` with a drive's motion over `driving`.
+ */
+const afterParking = (then: LocationPoint[], driving: [number, number], reboots = [booted.ts]) =>
+  buildTrips(
+    {
+      locations: [...every(0, 580, (ts) => 10 * ts), ...every(609, 1218, () => 5800), ...then],
+      motions: [...drive(0, 580), ...drive(...driving)],
+      transitions: reboots.map((ts) => ({ ...booted, ts })),
+    },
+    undefined,
+  ).trips;
 
 describe('untracked periods', () => {
   it('When the user reappears far away after a slow gap, then only the trip after it is flagged as following untracked time', () => {
@@ -54,19 +67,10 @@ describe('untracked periods', () => {
     // e-mission's _is_squished_untracked: a drive, ten minutes parked, a reboot, then a drive from 20 m away.
     /** The two drives and stops; the second drive sets off `offset` m past where the first one parked. */
     const build = (offset: number) =>
-      buildTrips(
-        {
-          locations: [
-            ...every(0, 580, (ts) => 10 * ts),
-            ...every(609, 1218, () => 5800),
-            ...every(1800, 2380, (ts) => 5800 + offset + 10 * (ts - 1800)),
-            ...every(2409, 3018, () => 11600 + offset),
-          ],
-          motions: [...drive(0, 580), ...drive(1800, 2380)],
-          transitions: [booted],
-        },
-        undefined,
-      ).trips;
+      afterParking(
+        [...every(1800, 2380, (ts) => 5800 + offset + 10 * (ts - 1800)), ...every(2409, 3018, () => 11600 + offset)],
+        [1800, 2380],
+      );
     const [first, second] = build(20);
     expect(second!.afterUntracked).toBeUndefined();
     expect(withUntrackedPeriods([first!, second!]).some((m) => m.untracked)).toBe(false);
@@ -81,16 +85,13 @@ describe('untracked periods', () => {
   it('When the trip right after untracked time is dropped (drift where the phone came back), then the period still stands before the next kept trip', () => {
     // A drive, parked, a reboot, the phone back 14 km away with ten minutes of drift and no motion (a trip too
     // short to keep), then a drive from there.
-    const locations = [
-      ...every(0, 580, (ts) => 10 * ts),
-      ...every(609, 1218, () => 5800),
-      ...every(1800, 2409, () => 20000),
-      ...every(2700, 3280, (ts) => 20000 + 10 * (ts - 2700)),
-      ...every(3309, 3918, () => 25800),
-    ];
-    const { trips } = buildTrips(
-      { locations, motions: [...drive(0, 580), ...drive(2700, 3280)], transitions: [booted] },
-      undefined,
+    const trips = afterParking(
+      [
+        ...every(1800, 2409, () => 20000),
+        ...every(2700, 3280, (ts) => 20000 + 10 * (ts - 2700)),
+        ...every(3309, 3918, () => 25800),
+      ],
+      [2700, 3280],
     );
     expect(trips).toHaveLength(2);
     expect(trips[1]!.afterUntracked).toBe(true);
@@ -105,20 +106,14 @@ describe('untracked periods', () => {
   });
 
   it('When the phone came back far away, was dropped as drift, rebooted again and the user then set off from where they had been, then the period still stands (the earlier gap is not squished)', () => {
-    const locations = [
-      ...every(0, 580, (ts) => 10 * ts),
-      ...every(609, 1218, () => 5800),
-      ...every(1800, 2409, () => 20000),
-      ...every(2700, 3280, (ts) => 5810 + 10 * (ts - 2700)),
-      ...every(3309, 3918, () => 11610),
-    ];
-    const { trips } = buildTrips(
-      {
-        locations,
-        motions: [...drive(0, 580), ...drive(2700, 3280)],
-        transitions: [booted, { ...booted, ts: 2500 }],
-      },
-      undefined,
+    const trips = afterParking(
+      [
+        ...every(1800, 2409, () => 20000),
+        ...every(2700, 3280, (ts) => 5810 + 10 * (ts - 2700)),
+        ...every(3309, 3918, () => 11610),
+      ],
+      [2700, 3280],
+      [1500, 2500],
     );
     expect(trips).toHaveLength(2);
     expect(trips[1]!.afterUntracked).toBe(true);
