@@ -17,14 +17,14 @@ import {
   matches,
 } from '../test/helpers/evaluate-trips.js';
 import { loadGroundTruth, loadRealDay, REAL_DAYS } from '../test/helpers/real-days.js';
-import { sharedDataDir } from '../test/helpers/shared-data.js';
+import { emissionFixturesDir } from '../test/helpers/fixtures.js';
 
 function realDay(day: string): { entries: TimeseriesLike[]; expected: EmissionTrip[] } {
   return { entries: loadRealDay(day), expected: loadGroundTruth(day).map(fromGroundTruth) };
 }
 
 function labelledDays(): { name: string; entries: TimeseriesLike[]; expected: EmissionTrip[] }[] {
-  const dir = join(sharedDataDir(), 'emission-labels');
+  const dir = join(emissionFixturesDir(), 'emission-labels');
   const load = <T>(name: string): T[] => JSON.parse(readFileSync(join(dir, name), 'utf8')) as T[];
   return [
     ['jack_untracked_time_2023-03-12', ['jack_untracked_time_2023-03-12.json'], 'jack_untracked_time_2023-03-12'],

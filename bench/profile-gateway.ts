@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../shared/config/index.js';
 import { provision } from '../deploy/provision/provision.js';
-import { sharedDataDir } from '../test/helpers/shared-data.js';
+import { emissionFixturesDir } from '../test/helpers/fixtures.js';
 import { loadRealEntries, makeBatch } from '../test/helpers/phone-entries.js';
 import { summarizeProfile, type CpuProfile } from './summarize-profile.js';
 
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 100));
   }
   await post('/profile/create', JSON.stringify({ user: 'profile@itinera.org' }));
-  const real = loadRealEntries(sharedDataDir());
+  const real = loadRealEntries(emissionFixturesDir());
   const bodies = Array.from({ length: PUTS + 1 }, (_, i) =>
     JSON.stringify({ user: 'profile@itinera.org', phone_to_server: makeBatch(real, 10_000, i) }),
   );

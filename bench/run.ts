@@ -23,7 +23,7 @@ import { groupName, topicName } from '../shared/events/index.js';
 import { createKafka, groupProgress } from '../shared/kafka/index.js';
 import { createLogger } from '../shared/logger/index.js';
 import { provision } from '../deploy/provision/provision.js';
-import { sharedDataDir } from '../test/helpers/shared-data.js';
+import { emissionFixturesDir } from '../test/helpers/fixtures.js';
 import { benchEndToEnd, endToEndRows, loadDays, type EndToEndFigures } from './end-to-end.js';
 import { benchConsole, consoleRows, type ConsoleFigures } from './console.js';
 import { benchRawCassandra, benchRawProducer } from './raw-baselines.js';
@@ -221,7 +221,7 @@ async function benchConverter(
 }
 
 async function main(): Promise<void> {
-  const real = loadRealEntries(sharedDataDir());
+  const real = loadRealEntries(emissionFixturesDir());
   const tag = Date.now().toString(36);
   const putConfig = benchConfig(`${tag}p`);
   const dropped = await dropEarlierBenchData(putConfig);
@@ -274,7 +274,7 @@ async function main(): Promise<void> {
         e2eConfig,
         envFor(e2eConfig, logDir),
         `http://127.0.0.1:${GATEWAY_PORT}`,
-        loadDays(sharedDataDir()),
+        loadDays(emissionFixturesDir()),
         users,
         serverPids(root),
         Number(process.env['BENCH_LABELS_PER_S'] ?? 10),
@@ -303,7 +303,7 @@ async function main(): Promise<void> {
       dayConfig,
       envFor(dayConfig, logDir),
       `http://127.0.0.1:${GATEWAY_PORT}`,
-      loadDays(sharedDataDir()),
+      loadDays(emissionFixturesDir()),
       users,
       serverPids(root),
     );

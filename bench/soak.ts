@@ -24,7 +24,7 @@ import { createUsersTable } from '../shared/tables/index.js';
 import { createTimeseriesReader } from '../shared/timeseries/index.js';
 import { stormRequest } from '../test/bad-input/arbitraries.js';
 import { createRawClient } from '../test/bad-input/raw-client.js';
-import { sharedDataDir } from '../test/helpers/shared-data.js';
+import { emissionFixturesDir } from '../test/helpers/fixtures.js';
 import { loadRealEntries, makeBatch } from '../test/helpers/phone-entries.js';
 import { percentile, residentMb, serviceProcessEnv } from './load.js';
 
@@ -96,7 +96,7 @@ async function main(): Promise<void> {
     for (const user of [...phoneTokens, 'alice@example.org', 'bob@example.org'])
       await honest.send('POST', '/profile/create', JSON.stringify({ user }), 'application/json');
 
-    const real = loadRealEntries(sharedDataDir());
+    const real = loadRealEntries(emissionFixturesDir());
     const deadline = Date.now() + MINUTES * 60_000;
     const figures = {
       fiveXx: 0,

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTimeseriesReader } from '../../shared/timeseries/index.js';
 import { runCli, startInProcessPipeline, type InProcessPipeline } from '../../test/helpers/pipeline.js';
 import { DAY_OF, loadGroundTruth, loadRealDay, REAL_DAYS } from '../../test/helpers/real-days.js';
-import { sharedDataDir } from '../../test/helpers/shared-data.js';
+import { emissionFixturesDir } from '../../test/helpers/fixtures.js';
 import { waitFor } from '../../test/helpers/test-env.js';
 import { settledTrips } from '../../test/helpers/trips.js';
 import { groundTruthUser } from './dump/ground-truth-day.js';
@@ -47,13 +47,13 @@ describe('import from e-mission', () => {
   it('When an e-mission dump is imported twice, then each entry is stored once, the trips are e-mission’s, and compare says how many', async () => {
     const { env, gw } = pipeline;
     const dir = mkdtempSync(join(tmpdir(), 'itinera-import-'));
-    const source = (day: string) => join(sharedDataDir(), 'emission-real-days', `${day}.json`);
+    const source = (day: string) => join(emissionFixturesDir(), 'emission-real-days', `${day}.json`);
     writeFileSync(join(dir, `${DAYS[0]}.json.gz`), gzipSync(readFileSync(source(DAYS[0]))));
     for (const day of DAYS.slice(1)) copyFileSync(source(day), join(dir, `${day}.json`));
     // e-mission's expected trips beside each dump, as its tests keep them: what `compare` reads (import skips them).
     for (const day of DAYS)
       copyFileSync(
-        join(sharedDataDir(), 'emission-real-days', `${day}.ground_truth.json`),
+        join(emissionFixturesDir(), 'emission-real-days', `${day}.ground_truth.json`),
         join(dir, `${day}.ground_truth.json`),
       );
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningGateway } from '../../test/helpers/gateway.js';
 import { startInProcessPipeline, type InProcessPipeline } from '../../test/helpers/pipeline.js';
-import { sharedDataDir } from '../../test/helpers/shared-data.js';
+import { emissionFixturesDir } from '../../test/helpers/fixtures.js';
 import { waitFor } from '../../test/helpers/test-env.js';
 import { compositeTrips, pushEntries, userInput } from '../../test/helpers/trips.js';
 
@@ -15,7 +15,7 @@ import { compositeTrips, pushEntries, userInput } from '../../test/helpers/trips
  * are counted and printed, not compared.
  */
 
-const dir = join(sharedDataDir(), 'emission-labels');
+const dir = join(emissionFixturesDir(), 'emission-labels');
 const load = (name: string): any[] => JSON.parse(readFileSync(join(dir, name), 'utf8'));
 /** As a phone pushes them: no server ids. */
 const phone = (entries: any[]) => entries.map(({ metadata, data }) => ({ metadata, data }));

@@ -7,7 +7,7 @@ import { loadRealEntries, makeBatch } from '../helpers/phone-entries.js';
 import type { RunningConverter } from '../../services/converter/run-converter.js';
 import { startConverter, usercacheMessages } from '../helpers/pipeline.js';
 import { startPrivateServer, type PrivateServer } from '../helpers/private-server.js';
-import { sharedDataDir } from '../helpers/shared-data.js';
+import { emissionFixturesDir } from '../helpers/fixtures.js';
 import { createTestEnv, waitFor, type TestEnv } from '../helpers/test-env.js';
 
 const USERS = 4;
@@ -31,7 +31,7 @@ afterAll(async () => {
 
 describe('Cassandra stops during conversion', () => {
   it('When Cassandra is stopped mid-stream and started again, then the converter waits and resumes, and every entry is stored exactly once', async () => {
-    const real = loadRealEntries(sharedDataDir());
+    const real = loadRealEntries(emissionFixturesDir());
     const topic = topicName(env.config.kafka.topicPrefix, 'usercache');
     const users = Array.from({ length: USERS }, () => randomUUID());
     const expected: Record<string, number> = {};

@@ -8,7 +8,7 @@ import { createIdempotentProducer, groupProgress } from '../../shared/kafka/inde
 import { createTimeseriesReader } from '../../shared/timeseries/index.js';
 import { loadRealEntries, makeBatch } from '../helpers/phone-entries.js';
 import { startServiceProcess, usercacheMessages } from '../helpers/pipeline.js';
-import { sharedDataDir } from '../helpers/shared-data.js';
+import { emissionFixturesDir } from '../helpers/fixtures.js';
 import { createTestEnv, waitFor, type TestEnv } from '../helpers/test-env.js';
 
 const ENTRIES = 100_000;
@@ -28,7 +28,7 @@ const startConverterProcess = () => startServiceProcess(env, 'services/converter
 
 describe('converter crashes', () => {
   it('When the converter is SIGKILLed three times while 100,000 entries stream through, then exactly 100,000 rows exist, counted by key', async () => {
-    const real = loadRealEntries(sharedDataDir());
+    const real = loadRealEntries(emissionFixturesDir());
     const topic = topicName(env.config.kafka.topicPrefix, 'usercache');
     const users = Array.from({ length: USERS }, () => randomUUID());
     const expected: Record<string, number> = {};

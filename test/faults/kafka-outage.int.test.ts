@@ -5,7 +5,7 @@ import type { RunningConverter } from '../../services/converter/run-converter.js
 import { startGateway, type RunningGateway } from '../helpers/gateway.js';
 import { startConverter } from '../helpers/pipeline.js';
 import { startPrivateServer, type PrivateServer } from '../helpers/private-server.js';
-import { sharedDataDir } from '../helpers/shared-data.js';
+import { emissionFixturesDir } from '../helpers/fixtures.js';
 import { createTestEnv, waitFor, type TestEnv } from '../helpers/test-env.js';
 
 const PHONES = 4;
@@ -45,7 +45,7 @@ async function pushUntilAccepted(token: string, batch: PhoneEntry[], statuses: n
 
 describe('the Kafka broker stops during puts', () => {
   it('When the broker is stopped and restarted while phones push, then puts answer 503 until it is back, and after the retries every entry is stored exactly once', async () => {
-    const real = loadRealEntries(sharedDataDir());
+    const real = loadRealEntries(emissionFixturesDir());
     const tokens = Array.from({ length: PHONES }, (_, i) => `outage-${i}@example.org`);
     const uuids: string[] = [];
     for (const token of tokens) uuids.push((await gw.post('/profile/create', { user: token })).body.uuid as string);

@@ -2,11 +2,11 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'fast-csv';
 import type { CompositeTrip } from '../../services/export/domain/composite-trip.js';
-import { sharedDataDir } from './shared-data.js';
+import { emissionFixturesDir } from './fixtures.js';
 
 /** What the export formatters' tests feed them and read back: e-mission's expected composite trips, as streams. */
 
-const labelsDir = join(sharedDataDir(), 'emission-labels');
+const labelsDir = join(emissionFixturesDir(), 'emission-labels');
 
 /** The files of e-mission's expected composite trips (emission-labels/), each a JSON array of entries. */
 export const expectedCompositeFiles = readdirSync(labelsDir).filter((f) =>

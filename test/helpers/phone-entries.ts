@@ -13,7 +13,7 @@ export interface PhoneEntry {
 }
 
 /**
- * The real days under shared/data, as a phone would push them (no _id or user_id), in write order. Entries are
+ * The real days under test/fixtures/emission, as a phone would push them (no _id or user_id), in write order. Entries are
  * already in timeseries form, which the converter validates and keeps: the same work as wire-form entries.
  */
 export function loadRealEntries(dataDir: string): PhoneEntry[] {

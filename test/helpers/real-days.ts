@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sharedDataDir } from './shared-data.js';
+import { emissionFixturesDir } from './fixtures.js';
 import type { TimeseriesLike } from '../../services/trip-builder/domain/observations.js';
 
 export const REAL_DAYS = [
@@ -13,7 +13,7 @@ export const REAL_DAYS = [
 
 export function loadRealDay(name: string): TimeseriesLike[] {
   return JSON.parse(
-    readFileSync(join(sharedDataDir(), 'emission-real-days', `${name}.json`), 'utf8'),
+    readFileSync(join(emissionFixturesDir(), 'emission-real-days', `${name}.json`), 'utf8'),
   ) as TimeseriesLike[];
 }
 
@@ -24,7 +24,7 @@ export interface GroundTruthTrip {
 
 export function loadGroundTruth(name: string): GroundTruthTrip[] {
   const raw = JSON.parse(
-    readFileSync(join(sharedDataDir(), 'emission-real-days', `${name}.ground_truth.json`), 'utf8'),
+    readFileSync(join(emissionFixturesDir(), 'emission-real-days', `${name}.ground_truth.json`), 'utf8'),
   );
   return raw.data as GroundTruthTrip[];
 }

@@ -7,7 +7,7 @@ import type { RunningTripBuilder } from '../../services/trip-builder/run-trip-bu
 import { startGateway, type RunningGateway } from '../helpers/gateway.js';
 import { startConverter, startTripBuilder } from '../helpers/pipeline.js';
 import { DAY_OF, loadGroundTruth, phoneEntries } from '../helpers/real-days.js';
-import { sharedDataDir } from '../helpers/shared-data.js';
+import { emissionFixturesDir } from '../helpers/fixtures.js';
 import { createTestEnv, waitFor, type TestEnv } from '../helpers/test-env.js';
 import { settledTrips } from '../helpers/trips.js';
 
@@ -39,7 +39,7 @@ afterAll(async () => {
 
 /** The wire samples as the phone sends them: no `_id`, no `user_id` (the server adds both). */
 function wireSamples(): { metadata: Record<string, any>; data: Record<string, any> }[] {
-  const dir = join(sharedDataDir(), 'phone-wire-samples');
+  const dir = join(emissionFixturesDir(), 'phone-wire-samples');
   return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort()

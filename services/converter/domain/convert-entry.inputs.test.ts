@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { UsercacheEntry } from '../../../shared/events/index.js';
-import { sharedDataDir } from '../../../test/helpers/shared-data.js';
+import { emissionFixturesDir } from '../../../test/helpers/fixtures.js';
 import { convertEntry } from './convert-entry.js';
 
 // The manual/* inputs (labels, surveys, notes) as e-mission's generic/userlabel.py and generic/one_time_survey.py
@@ -13,7 +13,7 @@ import { convertEntry } from './convert-entry.js';
 type RawEntry = { _id?: unknown; metadata: Record<string, unknown>; data: Record<string, unknown> };
 
 const FORMATTED_INPUT_FIELDS = ['start_local_dt', 'start_fmt_time', 'end_local_dt', 'end_fmt_time'];
-const labelsDir = join(sharedDataDir(), 'emission-labels');
+const labelsDir = join(emissionFixturesDir(), 'emission-labels');
 const readLabels = (name: string) => JSON.parse(readFileSync(join(labelsDir, name), 'utf8')) as RawEntry[];
 
 function pushed(raw: RawEntry): UsercacheEntry {

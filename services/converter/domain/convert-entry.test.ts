@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { convertEntry } from './convert-entry.js';
 import { isoLocal, localDate } from '../../../shared/time/local-time.js';
-import { sharedDataDir } from '../../../test/helpers/shared-data.js';
+import { emissionFixturesDir } from '../../../test/helpers/fixtures.js';
 
-const dataDir = sharedDataDir();
+const dataDir = emissionFixturesDir();
 
 function pushed(raw: { metadata: Record<string, unknown>; data: Record<string, unknown> }): UsercacheEntry {
   const m = raw.metadata;

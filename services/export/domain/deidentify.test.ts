@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedDataDir } from '../../../test/helpers/shared-data.js';
+import { emissionFixturesDir } from '../../../test/helpers/fixtures.js';
 import type { CompositeTrip } from './composite-trip.js';
 import { frequentPlaceFilter, isLocationNear, mostFrequentPlaces, tripEnds, withoutNearPoints } from './deidentify.js';
 
@@ -40,7 +40,7 @@ describe('mostFrequentPlaces', () => {
     const trips: any[] = JSON.parse(
       readFileSync(
         join(
-          sharedDataDir(),
+          emissionFixturesDir(),
           'emission-labels',
           'shankari_2023-04-13.retained-last-place.alt.expected_composite_trips.json',
         ),

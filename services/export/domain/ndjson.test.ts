@@ -1,11 +1,11 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedDataDir } from '../../../test/helpers/shared-data.js';
+import { emissionFixturesDir } from '../../../test/helpers/fixtures.js';
 import { keyedUserId } from '../keyed-user-id.js';
 import { ndjsonLines } from './ndjson.js';
 
-const dataDir = sharedDataDir();
+const dataDir = emissionFixturesDir();
 
 /** The arrays of real-days/*.json (the ground truth files are not entry lists). */
 function realDayEntries(name: string): any[] {

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,9 +10,13 @@ import {
   type TripSpan,
 } from './compare-trips.js';
 import { ImportFormatError } from './import-format-error.js';
+import { emissionFixturesDir } from '../../../test/helpers/fixtures.js';
 
-const GROUND_TRUTH = '/work/shared/data/emission-real-days/shankari_2015-aug-27.ground_truth.json';
-const COMPOSITES = '/work/shared/data/emission-labels/jack_untracked_time_2023-03-12.expected_composite_trips.json';
+const GROUND_TRUTH = join(emissionFixturesDir(), 'emission-real-days/shankari_2015-aug-27.ground_truth.json');
+const COMPOSITES = join(
+  emissionFixturesDir(),
+  'emission-labels/jack_untracked_time_2023-03-12.expected_composite_trips.json',
+);
 const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
 
 /** 2015-08-27T15:18:59.672Z, 08:18 in Los Angeles. */

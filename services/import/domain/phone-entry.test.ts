@@ -1,9 +1,11 @@
+import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { EmissionEntry } from './emission-entry.js';
 import { isRawPhoneKey, toPhoneEntry } from './phone-entry.js';
+import { emissionFixturesDir } from '../../../test/helpers/fixtures.js';
 
-const REAL_DAY = '/work/shared/data/emission-real-days/shankari_2015-aug-27.json';
+const REAL_DAY = join(emissionFixturesDir(), 'emission-real-days/shankari_2015-aug-27.json');
 
 describe('isRawPhoneKey', () => {
   it.each([

@@ -23,8 +23,9 @@ import {
   type ImportSkip,
   type ReadEmissionOptions,
 } from './read-emission-dump.js';
+import { emissionFixturesDir } from '../../../test/helpers/fixtures.js';
 
-const DATA_DIRS = ['/work/shared/data/emission-real-days', '/work/shared/data/emission-labels'];
+const DATA_DIRS = [join(emissionFixturesDir(), 'emission-real-days'), join(emissionFixturesDir(), 'emission-labels')];
 /** Every timeseries array among the real files: days, user inputs and expected composite trips. */
 const REAL_FILES = DATA_DIRS.flatMap((dir) =>
   readdirSync(dir)
@@ -161,7 +162,7 @@ describe('readEmissionEntries on the real e-mission files', () => {
 });
 
 describe('readEmissionEntries on e-mission test days (a ground truth beside the file)', () => {
-  const DAYS = '/work/shared/data/emission-real-days';
+  const DAYS = join(emissionFixturesDir(), 'emission-real-days');
   const original = (day: string) => (expectedEntries(join(DAYS, `${day}.json`))[0] as EmissionEntry).userUuid;
   const usersOf = (entries: EmissionEntry[]) => [...new Set(entries.map((e) => e.userUuid))];
 
@@ -204,7 +205,7 @@ describe('readEmissionEntries on a folder', () => {
   it('When a folder is walked, then dumps are read recursively in name order and other files are left out', async () => {
     const dir = join(tmp, 'walk');
     mkdirSync(join(dir, 'a-sub', 'deeper'), { recursive: true });
-    const day = '/work/shared/data/emission-real-days/shankari_2015-08-23.json';
+    const day = join(emissionFixturesDir(), 'emission-real-days/shankari_2015-08-23.json');
     const line = (n: number) =>
       JSON.stringify({ user_id: USER, metadata: { key: 'background/battery', n }, data: { ts: n } }) + '\n';
     writeFileSync(join(dir, 'b.ndjson'), line(2));
@@ -233,7 +234,7 @@ describe('readEmissionEntries on a folder', () => {
 
   it('When a ground truth is named explicitly, then it is refused by its shape', async () => {
     const skips: ImportSkip[] = [];
-    const gt = '/work/shared/data/emission-real-days/shankari_2015-aug-27.ground_truth.json';
+    const gt = join(emissionFixturesDir(), 'emission-real-days/shankari_2015-aug-27.ground_truth.json');
     expect(await read(gt, { onSkip: (s) => skips.push(s) })).toEqual([]);
     expect(skips).toHaveLength(1);
   });
@@ -293,7 +294,7 @@ describe('readEmissionEntries on damaged input', () => {
   });
 
   it('When an array is cut off, then the entries before the cut are read and the rest is reported', async () => {
-    const day = readFileSync('/work/shared/data/emission-real-days/shankari_2015-08-23.json');
+    const day = readFileSync(join(emissionFixturesDir(), 'emission-real-days/shankari_2015-08-23.json'));
     const file = join(tmp, 'cut.json');
     writeFileSync(file, day.subarray(0, Math.floor(day.length / 2)));
     const skips: ImportSkip[] = [];
@@ -341,7 +342,7 @@ describe('readEmissionEntries progress and early stops', () => {
   it('When files are read, refused or cut, then onBytes adds up to their sizes on disk', async () => {
     const dir = join(tmp, 'bytes');
     mkdirSync(dir);
-    const day = readFileSync('/work/shared/data/emission-real-days/shankari_2016-08-10.json');
+    const day = readFileSync(join(emissionFixturesDir(), 'emission-real-days/shankari_2016-08-10.json'));
     writeFileSync(join(dir, 'a.json'), day);
     writeFileSync(join(dir, 'b.json.gz'), gzipSync(day));
     writeFileSync(join(dir, 'c.json'), '{\n "not": "a dump"\n}\n');
@@ -356,7 +357,7 @@ describe('readEmissionEntries progress and early stops', () => {
   });
 
   it('When the consumer stops early, then the reading ends without reading on', async () => {
-    const file = '/work/shared/data/emission-real-days/shankari_2015-aug-27.json';
+    const file = join(emissionFixturesDir(), 'emission-real-days/shankari_2015-aug-27.json');
     let bytes = 0;
     let n = 0;
     for await (const _ of readEmissionFile(file, { onBytes: (b) => (bytes += b) }, statSync(file).size)) {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedDataDir } from '../../../../test/helpers/shared-data.js';
+import { emissionFixturesDir } from '../../../../test/helpers/fixtures.js';
 import { readUserInputEntry, type UserInputEntry } from './input-entry.js';
 import { applyIncomingMatch, type ConfirmedElement, matchIncomingInput } from './match-incoming.js';
 import { type ElementLabels, matchElement, matchTimeline } from './match-timeline.js';
@@ -14,7 +14,7 @@ import { indexInputs } from './input-index.js';
  * every trip's and place's `user_input` and ordered `additions` match ids equal e-mission's composite trips.
  * Its trips and places are the timeline here: segmentation is not under test.
  */
-const dir = join(sharedDataDir(), 'emission-labels');
+const dir = join(emissionFixturesDir(), 'emission-labels');
 const load = (name: string): any[] => JSON.parse(readFileSync(join(dir, name), 'utf8'));
 const STAGES = {
   before: load('shankari_2023-04-13.before-user-inputs.alt.expected_composite_trips.json'),

@@ -1,6 +1,6 @@
 /**
  * Matching what people tell the app about their trips and places (labels, surveys, notes) to the trips and places
- * themselves, by e-mission's rules (../shared/reference/labels-and-modes.md §3). Pure: no storage, no clock.
+ * themselves, by e-mission's rules (its `emission/analysis/userinput/matcher.py`). Pure: no storage, no clock.
  */
 export * from './input-entry.js';
 export * from './timeline.js';

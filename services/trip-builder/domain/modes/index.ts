@@ -1,5 +1,5 @@
 /**
- * Mode inference (../shared/reference/labels-and-modes.md §6): e-mission's rule engine turns a section's sensed
+ * Mode inference (e-mission's `emission/analysis/classification/inference/mode/rule_engine.py`): e-mission's rule engine turns a section's sensed
  * motion, speed and the public-transport stops at its ends into WALKING, BICYCLING, CAR, BUS, TRAIN…, with the stops
  * read offline from an OpenStreetMap extract. Pure, except that reading an extract reads the bytes it is given.
  */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fromComposite, matches } from '../../../../test/helpers/evaluate-trips.js';
-import { sharedDataDir } from '../../../../test/helpers/shared-data.js';
+import { emissionFixturesDir } from '../../../../test/helpers/fixtures.js';
 import { modeName } from '../diary/trip-geojson.js';
 import { toObservations } from '../observations.js';
 import { buildTrips } from './build-trips.js';
@@ -12,7 +12,7 @@ import { buildTrips } from './build-trips.js';
  * detection (most of the five real days' ground truths were made earlier): trips and cleaned sections from the
  * same rules as today's e-mission, a second check of the section port beside the five days.
  */
-const dir = join(sharedDataDir(), 'emission-labels');
+const dir = join(emissionFixturesDir(), 'emission-labels');
 const load = (name: string): any[] => JSON.parse(readFileSync(join(dir, name), 'utf8'));
 
 const DAYS = [

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedDataDir } from '../../../../test/helpers/shared-data.js';
+import { emissionFixturesDir } from '../../../../test/helpers/fixtures.js';
 import { MotionType, State, Transition } from '../../../../shared/events/emission-enums.js';
 import { haversine } from '../geo.js';
 import { type LocationPoint, type MotionPoint, type TimeseriesLike, toObservations } from '../observations.js';
@@ -10,7 +10,7 @@ import { buildTrips } from './build-trips.js';
 import { untrackedBetween, withUntrackedPeriods } from './untracked-periods.js';
 
 const jack = JSON.parse(
-  readFileSync(join(sharedDataDir(), 'emission-labels', 'jack_untracked_time_2023-03-12.json'), 'utf8'),
+  readFileSync(join(emissionFixturesDir(), 'emission-labels', 'jack_untracked_time_2023-03-12.json'), 'utf8'),
 ) as TimeseriesLike[];
 const { trips } = buildTrips(toObservations(jack), undefined);
 
