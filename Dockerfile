@@ -14,9 +14,8 @@
 # Every HTTP-less service (converter, trip builder, provisioning) must switch the gateway's HEALTHCHECK off
 # (`--no-healthcheck`, or `healthcheck: disable: true` in compose); Kubernetes ignores it and uses its probes.
 
-# The Node line the project is tested on (package.json engines, README "Benchmark": Node 20). Node 20 left upstream
-# support in April 2026: move to a newer LTS once the test suite has passed on it.
-ARG NODE_IMAGE=node:20-bookworm-slim
+# The Node line the project is tested on: the current LTS, 26 (package.json engines; .ci/run runs the suite on it).
+ARG NODE_IMAGE=node:26-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app

@@ -1,27 +1,66 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: `unit` is pure logic and needs no server; `integration` (*.int.test.ts) talks to real Kafka,
-// Cassandra and the schema registry, found or started by test/helpers/global-setup.ts.
+const INTEGRATION = '{services,shared,deploy,test}/**/*.int.test.ts';
+/**
+ * The outage tests: each starts a Kafka broker or a Cassandra node of its own (another JVM on the two cores) and
+ * stops it mid-stream. Beside other files they would starve them, so they run alone.
+ */
+const EXCLUSIVE = ['test/faults/kafka-outage.int.test.ts', 'test/faults/cassandra-outage.int.test.ts'];
+
+/** One fast-check seed per run, printed, replayable with FC_SEED=<n> (see the module). */
+const seeded = {
+  globalSetup: ['test/helpers/fast-check-seed.ts'],
+  setupFiles: ['test/helpers/fast-check-seed.ts'],
+};
+
+const servers = {
+  globalSetup: ['test/helpers/global-setup.ts', ...seeded.globalSetup],
+  setupFiles: seeded.setupFiles,
+  testTimeout: 120_000,
+  hookTimeout: 180_000,
+};
+
+// Three projects, run one group after another (sequence.groupOrder):
+// - `unit`: pure logic, no server; files in parallel on every core.
+// - `integration` (*.int.test.ts): real Kafka, Cassandra and schema registry, found or started by
+//   test/helpers/global-setup.ts. Every file provisions its own keyspace and topic prefix, so two run at once: most
+//   of their time is spent waiting on the servers (group joins, commits, polls), not computing.
+// - `exclusive`: the outage tests, which run and stop servers of their own; alone, last.
 export default defineConfig({
   test: {
     globals: false,
-    // Files run one after another: the machine has two cores and the three servers already use them.
-    fileParallelism: false,
+    // Two files at a time (vitest 3 sets this for the whole run; the exclusive project runs its files in one fork).
+    maxWorkers: 2,
+    minWorkers: 1,
     projects: [
       {
         test: {
           name: 'unit',
           include: ['{services,shared,deploy,test}/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
+          // A hang bound, not a speed check: the slowest unit file reads megabytes of real days, seconds on a
+          // loaded machine.
+          testTimeout: 60_000,
+          sequence: { groupOrder: 0 },
+          ...seeded,
         },
       },
       {
         test: {
           name: 'integration',
-          include: ['{services,shared,deploy,test}/**/*.int.test.ts'],
-          globalSetup: ['test/helpers/global-setup.ts'],
-          testTimeout: 120_000,
-          hookTimeout: 180_000,
+          include: [INTEGRATION],
+          exclude: [...EXCLUSIVE, '**/node_modules/**'],
+          sequence: { groupOrder: 1 },
+          ...servers,
+        },
+      },
+      {
+        test: {
+          name: 'exclusive',
+          include: EXCLUSIVE,
+          poolOptions: { forks: { singleFork: true } },
+          sequence: { groupOrder: 2 },
+          ...servers,
         },
       },
     ],

@@ -1,5 +1,5 @@
 /**
- * Export (issue 14's acceptance: "exporting 1,000,000 entries keeps RSS under 200 MB"): one user's raw locations,
+ * Export (the target: "exporting 1,000,000 entries keeps RSS under 200 MB"): one user's raw locations,
  * 1,000,000 × BENCH_SCALE of them, 10,000 a UTC day, are written straight to Cassandra as the converter stores them,
  * then downloaded in one `POST /export/ndjson` call from a gateway process of its own, whose resident memory is
  * sampled every 100 ms. The baseline is the same rows read straight from Cassandra in the same run.

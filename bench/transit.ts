@@ -1,5 +1,5 @@
 /**
- * npm run bench:transit: what offline transit stops cost (issue 18: "Cassandra, or an in-process spatial index
+ * npm run bench:transit: what offline transit stops cost (the question: "Cassandra, or an in-process spatial index
  * loaded at start: your call, measured"). A synthetic regional extract (100,000 × BENCH_SCALE bus stops on a grid
  * over the San Francisco Bay Area, where the real days are, each on one of 2,000 × scale bus lines, and 400 rail
  * stations) is written as OSM XML and loaded by `itinera transit-import`; then the real days' sections get their

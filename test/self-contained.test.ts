@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * A clone passes wherever it sits, with nothing beside it: no file of the project may name a path outside the
- * checkout, neither a machine's absolute folder nor a relative path that climbs out of the repository.
+ * checkout, neither a machine's absolute folder nor a relative path that climbs out of the repository. And the
+ * project speaks of itself alone: its code and documents name no work log (a numbered session, an issue or item
+ * number of its own tracker); history is CHANGELOG.md's and bench/results/'s.
  */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -18,6 +20,11 @@ const CARRIED = /^test\/fixtures\/|^package-lock\.json$|^test\/self-contained\.t
 const MACHINE_PATH = /(?<![\w.:/\\-])(\/(?:work|home|Users|root|mnt|srv)\/[\w.-]+|[A-Za-z]:\\[A-Za-z][\w.-]*\\)/g;
 /** A relative path that starts by climbing: `../x`, `../../x/y` (not a URL's `/a/../b`, which a server test sends). */
 const CLIMBING_PATH = /(?<![\w./])((?:\.\.\/)+[\w@.-]+(?:\/[\w@.-]+)*)/g;
+
+/** A work log's words: "session 12", "issue 14", "(item 2)". Another project's tracker is named as owner/repo#n. */
+const WORK_LOG = /\bsession \d+|\bissues? #?\d+|\(items? \d+/gi;
+/** Where history is kept, in the words of its time. */
+const HISTORY = /^bench\/results\//;
 
 function trackedTextFiles(): string[] {
   const out = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' });
@@ -36,6 +43,11 @@ export function pathsOutside(file: string, text: string): string[] {
   return found;
 }
 
+/** The work-log words in `text`. */
+export function workLogWords(text: string): string[] {
+  return [...text.matchAll(WORK_LOG)].map((m) => m[0]);
+}
+
 describe('the checkout is self-contained', () => {
   it('finds the paths this check is for', () => {
     // The check itself must be able to fail: each of these names a place outside a clone.
@@ -52,6 +64,21 @@ describe('the checkout is self-contained', () => {
     const offenders = trackedTextFiles().flatMap((file) =>
       pathsOutside(file, readFileSync(join(root, file), 'utf8')).map((path) => `${file}: ${path}`),
     );
+    expect(offenders).toEqual([]);
+  });
+});
+
+describe('the project speaks of itself alone', () => {
+  it('finds the words this check is for', () => {
+    expect(workLogWords('fixed in session 14 (issue 11, item 2)')).toEqual(['session 14', 'issue 11']);
+    expect(workLogWords("describe('metrics: bounded work (item 1)'")).toEqual(['(item 1']);
+    expect(workLogWords('as e-mission-docs#565 describes; a session of 30 minutes')).toEqual([]);
+  });
+
+  it('no tracked file outside the history names a work log', () => {
+    const offenders = trackedTextFiles()
+      .filter((file) => !HISTORY.test(file))
+      .flatMap((file) => workLogWords(readFileSync(join(root, file), 'utf8')).map((words) => `${file}: ${words}`));
     expect(offenders).toEqual([]);
   });
 });

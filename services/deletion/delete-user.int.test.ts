@@ -8,7 +8,7 @@ import { serviceEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.j
 import { compositeTrips, pushEntries, settledTrips, userInput } from '../../test/helpers/trips.js';
 
 /**
- * Account deletion (issue 14, item 2): after a user's own POST /profile/delete, or an operator's
+ * Account deletion: after a user's own POST /profile/delete, or an operator's
  * `itinera delete-user`, no table holds a row of theirs (each table is read whole, so a table added later without
  * a removal fails here), the compacted topic holds tombstones for their documents, the token answers 403, and
  * another user's data is exactly as it was.

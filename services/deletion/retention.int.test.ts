@@ -5,7 +5,7 @@ import { seedLocations, writeAll } from '../../test/helpers/reads.js';
 import { createTestEnv, type TestEnv } from '../../test/helpers/test-env.js';
 import { applyRetention } from './retention.js';
 
-/** Retention (issue 14, item 3): raw locations past the age go, exactly, in both orderings; nothing else does. */
+/** Retention: raw locations past the age go, exactly, in both orderings; nothing else does. */
 
 let env: TestEnv;
 beforeAll(async () => {

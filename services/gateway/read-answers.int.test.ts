@@ -12,7 +12,7 @@ import { createTestEnv, type TestEnv } from '../../test/helpers/test-env.js';
 import { createCassandraDiaryReader } from './store/cassandra-diary-reader.js';
 
 /**
- * What the read endpoints give away beyond their caps (issue 11, items 1, 2 and 11; see read-limits.int.test.ts
+ * What the read endpoints give away beyond their caps (see read-limits.int.test.ts
  * for the caps themselves): no two aggregate answers differ by one person, no answer holds more bytes than the
  * configured cap, and a read that fails stops reading. Data is written straight to Cassandra.
  */
@@ -36,7 +36,7 @@ async function register(token: string): Promise<string> {
   return res.body.uuid as string;
 }
 
-describe('find_entries: bounded in bytes (item 2)', () => {
+describe('find_entries: bounded in bytes', () => {
   const TOKEN = 'bytes@example.org';
   let uuid: string;
   let times: number[];
@@ -124,7 +124,7 @@ describe('find_entries: bounded in bytes (item 2)', () => {
   });
 });
 
-describe('aggregates: no differencing undoes k-anonymity (item 11)', () => {
+describe('aggregates: no differencing undoes k-anonymity', () => {
   const AUG = Date.UTC(2016, 7, 1) / 1000;
   const D = 86_400;
   // Noon-ish UTC, so each section's Denver date is its UTC date: the local and timestamp series see the same days.
@@ -230,7 +230,7 @@ describe('aggregates: no differencing undoes k-anonymity (item 11)', () => {
   });
 });
 
-describe('metrics: an outage stops the whole scan (item 1)', () => {
+describe('metrics: an outage stops the whole scan', () => {
   it('When one day of a long aggregate fails to read, then the call is a 503 and the days still queued are not read', async () => {
     const outage = failingFrom(env.cql, 3);
     await withGateway(

@@ -12,7 +12,7 @@ import { settledTrips } from '../../test/helpers/trips.js';
 import { groundTruthUser } from './dump/ground-truth-day.js';
 
 /**
- * Migration from e-mission (issue 14, item 4): `itinera import` of e-mission's own exports (a folder, one file
+ * Migration from e-mission: `itinera import` of e-mission's own exports (a folder, one file
  * gzipped) pushes them through Kafka, the converter and the trip builder; run twice, it stores one copy, and the
  * trips are e-mission's ground truth, as `compare` reports.
  */

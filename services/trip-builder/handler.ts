@@ -29,6 +29,8 @@ const USER_INPUTS: ReadonlySet<string> = new Set(USER_INPUT_KEYS);
 
 /** Characters of a failed rebuild's reason written to the log. */
 const LOGGED_REASON_CHARS = 2000;
+/** Characters of a failed rebuild's stack kept in its failure row: an error's stack repeats its message, any size. */
+const STORED_STACK_CHARS = 16_000;
 
 /** Users of one batch rebuilt concurrently. */
 const REBUILDS_AT_ONCE = 8;
@@ -153,6 +155,9 @@ async function recordFailedRebuild(
     source_offset: failure.offset,
     failed_ts: deps.now(),
     metadata_json: JSON.stringify({ key: TRIP_BUILDER_ERROR_KEY, type: 'message', write_ts: from }),
-    data_json: JSON.stringify({ earliest_new_data_ts: from, stack: error instanceof Error ? error.stack : undefined }),
+    data_json: JSON.stringify({
+      earliest_new_data_ts: from,
+      stack: error instanceof Error ? error.stack?.slice(0, STORED_STACK_CHARS) : undefined,
+    }),
   });
 }

@@ -8,6 +8,10 @@ import { loadConfig } from '../config/index.js';
 import { createCassandraClient } from './create-client.js';
 
 const demandsLogin = inject('servers').cassandraDemandsLogin === true;
+if (!demandsLogin)
+  process.stderr.write(
+    '\n!!! The Cassandra login tests are SKIPPED: the servers come from the environment, which does not say Cassandra demands a login.\n\n',
+  );
 
 describe.runIf(demandsLogin)('Cassandra with a login', () => {
   const { cassandra } = loadConfig({

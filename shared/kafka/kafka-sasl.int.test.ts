@@ -15,6 +15,10 @@ const saslBrokers = inject('servers').saslBrokers;
 /** kafkajs logs the refusals the second test provokes as errors; they are the expected outcome here. */
 const quiet = createLogger({ component: 'test', level: 'error' });
 quiet.silent = true;
+if (!saslBrokers)
+  process.stderr.write(
+    '\n!!! The Kafka SASL tests are SKIPPED: the servers come from the environment, which names no SASL listener.\n\n',
+  );
 
 describe.runIf(saslBrokers)('Kafka with SASL', () => {
   const credentials = {

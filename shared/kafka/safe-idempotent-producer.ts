@@ -12,7 +12,7 @@ import pLimit from 'p-limit';
  * was refused (kafkajs fails the whole request, and takes back every partition's numbers). A later batch of the
  * same partition that gets the same numbers is, for the broker, a duplicate of the written one whenever both hold
  * as many records, and is acknowledged without being written: an acknowledged put lost (the cluster suite lost one
- * 50-entry put so in session 14).
+ * 50-entry put this way).
  * - One send at a time: a failed request's own retry is the next to use its numbers, and is then a true duplicate
  *   or a first write. A producer had one request at a time on each broker's connection already (kafkajs'
  *   idempotence needs it); what is lost is overlap across brokers, which a put (one partition) never had.

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DependencyUnavailableError } from '../errors/index.js';
 import type { Logger } from '../logger/index.js';
 import { isPayloadOmitted, isReplayable, type DeadLetter, type ErrorTimeseries } from './cassandra-error-timeseries.js';
-import { storeDeadLetter } from './store-dead-letter.js';
+import { MAX_STORED_REASON_CHARS, storeDeadLetter } from './store-dead-letter.js';
 
 const USER = '6f1c2d3e-0000-4000-8000-000000000001';
 const tooBig = () =>
@@ -46,6 +46,17 @@ describe('storeDeadLetter', () => {
     expect(await storeDeadLetter(t.deps, l)).toBe(l);
     expect(t.stored).toEqual([l]);
     expect(isReplayable(l)).toBe(true);
+  });
+
+  it('When the reason is enormous (an error message embedding its input), then it is clipped before the one write and the payload is kept', async () => {
+    const t = table();
+    const l = letter({ reason: `trip rebuild failed: ${'z'.repeat(20 * 1024 * 1024)}` });
+    const stored = await storeDeadLetter(t.deps, l);
+    expect(t.stored).toEqual([stored]);
+    expect(stored.reason).toBe(`${l.reason.slice(0, MAX_STORED_REASON_CHARS)}…`);
+    expect(stored.data_json).toBe(l.data_json);
+    expect(isReplayable(stored)).toBe(true);
+    expect(t.logged).toEqual([]);
   });
 
   it('When Cassandra refuses the letter for a reason that is not an outage, then a reduced letter, marked and not replayable, is stored instead', async () => {

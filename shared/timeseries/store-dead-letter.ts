@@ -11,6 +11,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * keeps only their start: enough for an operator to recognise the entry, small enough to always be accepted.
  */
 const MAX_REASON_CHARS = 2000;
+/**
+ * Characters of a reason written at all. A reason is an operator's explanation, not evidence (the payload is kept
+ * apart), and an error's message can embed whole inputs: bounding it before the write keeps a 20 MB message from
+ * becoming a write that Cassandra neither takes nor refuses quickly (a timeout is an outage, retried with the batch).
+ */
+export const MAX_STORED_REASON_CHARS = 8000;
 const MAX_KEY_CHARS = 256;
 const MAX_TYPE_CHARS = 64;
 
@@ -31,8 +37,12 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
  */
 export async function storeDeadLetter(
   deps: { errors: ErrorTimeseries; logger: Logger },
-  letter: DeadLetter,
+  whole: DeadLetter,
 ): Promise<DeadLetter> {
+  const letter =
+    whole.reason.length > MAX_STORED_REASON_CHARS
+      ? { ...whole, reason: clip(whole.reason, MAX_STORED_REASON_CHARS) }
+      : whole;
   try {
     await deps.errors.insert(letter);
     return letter;

@@ -8,14 +8,15 @@ import { createRawClient } from './raw-client.js';
 
 /**
  * Ten thousand generated requests over every route, eight at a time: any method, nested and huge bodies, unicode
- * and control characters, prototype keys, absurd numbers and calendar dates. None may get a 5xx or take more than
- * 5 s, every refusal names its problem, the topic grows by exactly the entries of the puts answered 200, and
+ * and control characters, prototype keys, absurd numbers and calendar dates. None may get a 5xx or hang (take more
+ * than 15 s, twenty times the slowest seen on a loaded machine), every refusal names its problem, the topic grows by exactly the entries of the puts answered 200, and
  * each of those entries ends in the timeseries or the error timeseries once.
  */
 
 const REQUESTS = Number(process.env['STORM_REQUESTS'] ?? 10_000);
 const IN_FLIGHT = 8;
-const SLOWEST_MS = 5_000;
+/** A hang bound, not a speed check: the slowest request takes 0.4-0.8 s here (its figure is in the log line). */
+const SLOWEST_MS = 15_000;
 
 let stack: BadInputStack;
 
@@ -40,10 +41,9 @@ describe('request storm', () => {
   it(`When ${REQUESTS} hostile requests arrive ${IN_FLIGHT} at a time, then none gets a 5xx or takes over 5 s, refusals name their problem, and exactly the accepted entries are published and stored once`, async () => {
     const { env, gw } = stack;
     const client = createRawClient(gw.url, IN_FLIGHT);
-    // Printed, so a failing run can be replayed with STORM_SEED.
-    const seed = Number(process.env['STORM_SEED'] ?? Date.now() % 1e9);
-    console.log(`request storm: seed ${seed}`);
-    const requests = fc.sample(stormRequest, { numRuns: REQUESTS, seed });
+    // The run's fast-check seed (test/helpers/fast-check-seed.ts) draws the requests, so FC_SEED replays them.
+    const requests = fc.sample(stormRequest, { numRuns: REQUESTS });
+    const replay = `replay with FC_SEED=${fc.readConfigureGlobal().seed} npm test`;
     const before = await topicSize(env, 'usercache');
     const limit = pLimit(IN_FLIGHT);
     const statuses = new Map<number, number>();
@@ -76,10 +76,10 @@ describe('request storm', () => {
     console.log(
       `request storm: ${REQUESTS} requests, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}, slowest ${Math.round(slowest)} ms`,
     );
-    expect(failures.slice(0, 10)).toEqual([]);
-    expect(await topicSize(env, 'usercache'), 'refused puts publish nothing').toBe(before + published);
+    expect(failures.slice(0, 10), replay).toEqual([]);
+    expect(await topicSize(env, 'usercache'), `refused puts publish nothing; ${replay}`).toBe(before + published);
 
-    expect(await stack.settledCount(stored.size)).toBe(stored.size);
+    expect(await stack.settledCount(stored.size), replay).toBe(stored.size);
     // The storm exercised both sides.
     expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
     expect([...statuses.keys()].filter((s) => s >= 400).length).toBeGreaterThan(3);

@@ -3,6 +3,7 @@
  * does, through one gateway of several (a load balancer's choice), moving to the next gateway when a connection
  * fails and sending the same batch again after a 503 until it is taken. Every answer is recorded.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { phoneEntries, REAL_DAYS } from '../helpers/real-days.js';
 
 export type RealDay = (typeof REAL_DAYS)[number];
@@ -64,7 +65,11 @@ export function expectedCounts(slice: DaySlice): Record<string, number> {
   return counts;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits `ms`, or until `stop` fires: a phone told to stop sends what is left of its slice without pausing. */
+async function pause(ms: number, stop: AbortSignal | undefined): Promise<void> {
+  // The only rejection is the abort, which ends the pause early.
+  await sleep(ms, undefined, { signal: stop }).catch(() => undefined);
+}
 
 export async function post(
   url: string,
@@ -138,41 +143,50 @@ export async function createUser(gateways: Gateways, token: string, phone = 0): 
   throw new Error(`profile/create for ${token} never answered 200`);
 }
 
-/** Pushes one slice under a fresh user, `chunk` entries a put with `pauseMs` between puts. */
+/**
+ * Pushes one slice under a fresh user, `chunk` entries a put with `pauseMs` between puts until `stop` fires, then the
+ * rest back to back.
+ */
 export async function pushSlice(
   gateways: Gateways,
   phone: number,
   token: string,
   slice: DaySlice,
   tally: PutTally,
-  { chunk = 50, pauseMs = 0 } = {},
+  { chunk = 50, pauseMs = 0, stop }: { chunk?: number; pauseMs?: number; stop?: AbortSignal } = {},
 ): Promise<PushedUser> {
   const uuid = await createUser(gateways, token, phone);
   const entries = sliceEntries(slice);
   for (let i = 0; i < entries.length; i += chunk) {
     await putUntilAccepted(gateways, phone, token, entries.slice(i, i + chunk), tally);
-    if (pauseMs > 0) await sleep(pauseMs);
+    if (pauseMs > 0) await pause(pauseMs, stop);
   }
   return { token, uuid, slice, expected: expectedCounts(slice) };
 }
 
 /**
- * One phone: pushes a slice under a fresh user, then the next slice under another, until `keepGoing()` is false
- * once a slice is complete. Returns the users it pushed.
+ * One phone: pushes a slice under a fresh user, then the next slice under another, until `stop` fires; the slice in
+ * hand is then finished without pauses, so a test that stops the phones waits for their last puts to be answered,
+ * not for a pause per put left. Returns the users it pushed.
  */
 export async function runPhone(
   gateways: Gateways,
   phone: number,
   prefix: string,
-  keepGoing: () => boolean,
+  stop: AbortSignal,
   tally: PutTally,
   pace: { chunk: number; pauseMs: number; startAfterMs?: number },
 ): Promise<PushedUser[]> {
   const users: PushedUser[] = [];
-  await sleep(pace.startAfterMs ?? 0);
-  for (let n = 0; n === 0 || keepGoing(); n += 1) {
+  await pause(pace.startAfterMs ?? 0, stop);
+  for (let n = 0; n === 0 || !stop.aborted; n += 1) {
     const slice = SLICES[(phone * 7 + n) % SLICES.length]!;
-    users.push(await pushSlice(gateways, phone, `${prefix}-p${phone}-s${n}@cluster.itinera.org`, slice, tally, pace));
+    users.push(
+      await pushSlice(gateways, phone, `${prefix}-p${phone}-s${n}@cluster.itinera.org`, slice, tally, {
+        ...pace,
+        stop,
+      }),
+    );
   }
   return users;
 }

@@ -1,10 +1,10 @@
 /**
- * A rolling restart of the local three-node cluster under load (`npm run test:cluster`; issue 16 part 3), as an
- * operator upgrades it: each broker in turn stopped cleanly (SIGTERM: it hands its partition leaderships over first)
- * and started again, each waiting for every replica to be back in sync; then each Cassandra node in turn (SIGTERM:
- * it drains and tells the ring), each waiting for the driver to see it again. Fifty phones push slices of real days
- * throughout through two gateways. No put may fail: every one answers 200 the first time, every entry is stored once,
- * every slice's trips equal a calm build.
+ * A rolling restart of the local three-node cluster under load (`npm run test:cluster`), as an operator upgrades it:
+ * each broker in turn stopped cleanly (SIGTERM: it hands its partition leaderships over first) and started again,
+ * each waiting for every replica to be back in sync; then each Cassandra node in turn (SIGTERM: it drains and tells
+ * the ring), each waiting for the driver to see it again. Fifty phones push slices of real days throughout through two
+ * gateways. No put may fail: every one answers 200 the first time, every entry is stored once, every slice's trips
+ * equal a calm build.
  */
 import { describe, expect, it } from 'vitest';
 import { clusterNodes, startNode, stopNode } from '../../deploy/local/cluster.js';
@@ -25,9 +25,9 @@ describe('a rolling restart of the three-node cluster', () => {
   it('When each broker and then each Cassandra node is restarted in turn while fifty phones push, then no put fails and every entry and trip is there once', async () => {
     const calm = await pushCalmSlices(rig.gateways);
     const tally = newTally();
-    let pushing = true;
+    const stopPhones = new AbortController();
     const phones = Array.from({ length: PHONES }, (_, p) =>
-      runPhone(rig.gateways, p, 'rr', () => pushing, tally, paceOf(p)),
+      runPhone(rig.gateways, p, 'rr', stopPhones.signal, tally, paceOf(p)),
     );
     const restarts: string[] = [];
     const restarting = { from: Date.now(), to: Number.POSITIVE_INFINITY };
@@ -43,13 +43,13 @@ describe('a rolling restart of the three-node cluster', () => {
       }
     } finally {
       restarting.to = Date.now();
-      pushing = false;
+      stopPhones.abort();
     }
     const users: PushedUser[] = (await Promise.all(phones)).flat();
     await expectEveryEntryOnce(rig, [...calm, ...users]);
     const trips = await expectTripsAsCalm(rig.gateways, calm, users);
-    // Only the acknowledgements while nodes restarted: once the phones stop, the last ones finishing their slices
-    // are a pause apart, which is no gap a restart made.
+    // Only the acknowledgements while nodes restarted: the puts before the first restart and the ones that finish the
+    // phones' slices after the last say nothing about a restart.
     const duringRestarts = tally.acks.filter((t) => t >= restarting.from && t <= restarting.to);
     const entries = users.reduce((n, u) => n + Object.values(u.expected).reduce((a, b) => a + b, 0), 0);
     process.stdout.write(

@@ -5,17 +5,36 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { GroupId } from '../../shared/events/index.js';
 import { freePort } from '../helpers/free-port.js';
 import { serviceEnv, type TestEnv } from '../helpers/test-env.js';
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
 
+/**
+ * How a running service shows it is serving: a gateway answers /health at `url`; a worker's Kafka client is a member
+ * of its consumer group under `clientId` (workerMain names it after the component and the worker number).
+ */
+export type Presence = { url: string } | { group: GroupId; clientId: string };
+
+/** How a process ended, as its exit event told: the signal that ended it, or null with the code it exited with. */
+export interface Exit {
+  pid: number;
+  signal: NodeJS.Signals | null;
+  code: number | null;
+}
+
 export interface Supervised {
   readonly name: string;
+  readonly presence: Presence;
+  /** The current process's pid; undefined between an exit and the supervisor's next start. */
+  readonly pid: number | undefined;
+  /** Processes the supervisor has started, the first one included. */
+  readonly starts: number;
   /** Exits nobody asked for (a worker's onFatal exits 1 so that its supervisor starts a fresh one). */
   readonly unexpectedExits: number;
-  /** kill -9, then started again at once by the supervisor. */
-  kill9(): Promise<void>;
+  /** kill -9 the running process (started again at once by the supervisor); resolves with its exit. */
+  kill9(): Promise<Exit>;
   /** SIGTERM, not restarted. */
   stop(): Promise<void>;
 }
@@ -28,16 +47,21 @@ function exited(child: ChildProcess): Promise<void> {
 
 export function supervise(
   name: string,
+  presence: Presence,
   script: string,
   args: string[],
   env: NodeJS.ProcessEnv,
   outFile: string,
 ): Supervised {
   let child: ChildProcess;
+  let running = false;
   let stopping = false;
   let killing = false;
+  let starts = 0;
   let unexpectedExits = 0;
   const launch = () => {
+    starts += 1;
+    running = true;
     const out = openSync(outFile, 'a');
     child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, script), ...args], {
       env,
@@ -46,6 +70,7 @@ export function supervise(
     // The child holds its own copy of the descriptor; ours would leak one per restart.
     closeSync(out);
     child.once('exit', () => {
+      running = false;
       if (stopping) return;
       if (!killing) unexpectedExits += 1;
       killing = false;
@@ -57,14 +82,24 @@ export function supervise(
   launch();
   return {
     name,
+    presence,
+    get pid() {
+      return running ? child.pid : undefined;
+    },
+    get starts() {
+      return starts;
+    },
     get unexpectedExits() {
       return unexpectedExits;
     },
     async kill9() {
+      // A process between an exit of its own and the supervisor's next start has nothing to kill yet.
+      while (!running) await new Promise((r) => setTimeout(r, 100));
       killing = true;
       const current = child;
       current.kill('SIGKILL');
       await exited(current);
+      return { pid: current.pid!, signal: current.signalCode, code: current.exitCode };
     },
     async stop() {
       stopping = true;
@@ -89,6 +124,9 @@ export async function waitHealthy(url: string, timeoutMs = 120_000): Promise<voi
   throw new Error(`${url} never answered /health`);
 }
 
+/** Instances of each service: two, so one serves while the other is killed. */
+export const INSTANCES = 2;
+
 /** Itinera as production runs it: two gateways, two converters, two trip builders, each its own supervised process. */
 export interface Itinera {
   urls: string[];
@@ -99,13 +137,15 @@ export interface Itinera {
   stop(): Promise<void>;
 }
 
-export async function startItinera(env: TestEnv, logDir: string, instances = 2): Promise<Itinera> {
+export async function startItinera(env: TestEnv, logDir: string, instances = INSTANCES): Promise<Itinera> {
   const common = serviceEnv(env, { ITINERA_LOG_DIR: logDir, ITINERA_INTAKE_LOG_DIR: logDir });
   const ports = await Promise.all(Array.from({ length: instances }, () => freePort()));
   const n = Array.from({ length: instances }, (_, i) => i);
+  const urls = ports.map((p) => `http://127.0.0.1:${p}`);
   const gateways = n.map((i) =>
     supervise(
       `gateway ${i}`,
+      { url: urls[i]! },
       'services/gateway/main.ts',
       [],
       // A log directory each: two processes rotating one webserver.log would rename it under each other.
@@ -120,18 +160,25 @@ export async function startItinera(env: TestEnv, logDir: string, instances = 2):
   );
   // Worker numbers only name the intake log files; the consumer group shares the partitions between them.
   const converters = n.map((i) =>
-    supervise(`converter ${i}`, 'services/converter/main.ts', [String(i)], common, join(logDir, `converter-${i}.out`)),
+    supervise(
+      `converter ${i}`,
+      { group: 'converter', clientId: `itinera-converter-${i}` },
+      'services/converter/main.ts',
+      [String(i)],
+      common,
+      join(logDir, `converter-${i}.out`),
+    ),
   );
   const tripBuilders = n.map((i) =>
     supervise(
       `trip builder ${i}`,
+      { group: 'tripBuilder', clientId: `itinera-trip-builder-${i}` },
       'services/trip-builder/main.ts',
       [String(i)],
       common,
       join(logDir, `trip-builder-${i}.out`),
     ),
   );
-  const urls = ports.map((p) => `http://127.0.0.1:${p}`);
   const all = () => [...gateways, ...converters, ...tripBuilders];
   try {
     await Promise.all(urls.map((u) => waitHealthy(u)));

@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../shared/config/repo-root.js';
 import { createErrorTimeseries, type DeadLetter } from '../../shared/timeseries/index.js';
-import { browserAvailable, CHROMIUM, startConsole, type RunningConsole } from '../helpers/console.js';
+import { browserAvailable, launchBrowser } from '../helpers/browser.js';
+import { startConsole, type RunningConsole } from '../helpers/console.js';
 import { loginInBrowser } from '../helpers/console-login.js';
 import { startInProcessPipeline, type InProcessPipeline } from '../helpers/pipeline.js';
 import { DAY_OF, loadGroundTruth, phoneEntries } from '../helpers/real-days.js';
@@ -75,7 +76,7 @@ beforeAll(async () => {
   const errors = createErrorTimeseries(pipeline.env.cql);
   for (let i = 0; i < 3; i += 1) await errors.insert(fixedLetter(userId, i));
   consoleApp = await startConsole(pipeline.env);
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+  browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await loginInBrowser(page, consoleApp.url, 'operator@itinera.local');
 }, 300_000);

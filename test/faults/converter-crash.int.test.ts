@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +26,28 @@ afterAll(async () => {
 });
 
 const startConverterProcess = () => startServiceProcess(env, 'services/converter/main.ts', outFile, logDir);
+
+/** A kill as it landed: the signal the process's exit reported, and what it left uncommitted. */
+interface Kill {
+  signal: NodeJS.Signals | null;
+  /** Entries in the topic before the kill that the group had still not committed once the process was gone. */
+  uncommitted: number;
+}
+
+/** SIGKILLs `child`, which had `high` entries in its topic; counts what it left uncommitted once its exit is seen. */
+async function killMidWork(
+  child: ChildProcess,
+  high: number,
+  progress: () => Promise<{ committed: number }>,
+): Promise<Kill> {
+  const exited = new Promise<NodeJS.Signals | null>((r) =>
+    child.exitCode !== null || child.signalCode !== null ? r(child.signalCode) : child.once('exit', (_, s) => r(s)),
+  );
+  child.kill('SIGKILL');
+  const signal = await exited;
+  // Nothing commits for the group now that its only member is gone.
+  return { signal, uncommitted: high - (await progress()).committed };
+}
 
 describe('converter crashes', () => {
   it('When the converter is SIGKILLed three times while 100,000 entries stream through, then exactly 100,000 rows exist, counted by key', async () => {
@@ -57,21 +80,22 @@ describe('converter crashes', () => {
       }
     })();
 
-    let kills = 0;
+    const kills: Kill[] = [];
     let converter = startConverterProcess();
-    while (kills < 3) {
-      // Kill once it has made progress, so each crash lands mid-stream with work in flight.
+    for (let k = 0; k < 3; k += 1) {
+      // Kill once it has made progress and entries wait that it has not committed, so the crash lands mid-work.
       const before = (await committedAndHigh()).committed;
-      await waitFor(
-        async () => ((await committedAndHigh()).committed > before ? true : undefined),
+      const atKill = await waitFor(
+        async () => {
+          const now = await committedAndHigh();
+          return now.committed > before && now.high > now.committed ? now : undefined;
+        },
         120_000,
         'converter progress',
       ).catch((err: unknown) => {
         throw new Error(`${String(err)}\nconverter output:\n${readFileSync(outFile, 'utf8').slice(-3000)}`);
       });
-      converter.kill('SIGKILL');
-      await new Promise((r) => converter.once('exit', r));
-      kills += 1;
+      kills.push(await killMidWork(converter, atKill.high, committedAndHigh));
       converter = startConverterProcess();
     }
     await streaming;
@@ -96,7 +120,10 @@ describe('converter crashes', () => {
     const real_ = Object.fromEntries(
       Object.entries(expected).map(([k, n]) => [k === 'background/activity' ? 'background/motion_activity' : k, n]),
     );
-    expect(kills).toBe(3);
+    // Each kill ended the process by SIGKILL, not an exit of its own, and left entries that were waiting for it
+    // uncommitted: the crash interrupted its work, and the next process had that work to do again.
+    expect(kills.map((k) => k.signal)).toEqual(['SIGKILL', 'SIGKILL', 'SIGKILL']);
+    expect(kills.filter((k) => k.uncommitted <= 0)).toEqual([]);
     expect(stored).toEqual(real_);
     expect(Object.values(stored).reduce((a, b) => a + b, 0)).toBe(ENTRIES);
   }, 480_000);

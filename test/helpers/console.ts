@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import type { Config } from '../../shared/config/index.js';
 import { createConsoleApp } from '../../services/console/app.js';
 import { composeConsole, type ComposedConsole } from '../../services/console/compose.js';
@@ -6,18 +5,6 @@ import { startDevOidcProvider } from '../../services/console/dev-oidc/dev-provid
 import { consoleAssets } from '../../services/console/web-files.js';
 import { freePort } from './free-port.js';
 import type { TestEnv } from './test-env.js';
-
-/** Debian's Chromium, which CI installs (.ci/run); the tests drive it with playwright-core. */
-export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-
-/** Whether a browser is there; when not, say so loudly (the browser tests are then skipped, not passed). */
-export function browserAvailable(): boolean {
-  if (existsSync(CHROMIUM)) return true;
-  process.stderr.write(
-    `\n!!! ${CHROMIUM} is missing: the console's browser tests are SKIPPED. Install it (apt-get install -y chromium, as .ci/run does) or set CHROMIUM_PATH.\n\n`,
-  );
-  return false;
-}
 
 export interface RunningConsole {
   url: string;

@@ -23,6 +23,25 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
+/** POSTs JSON to a gateway at `url` and reads its answer, JSON when it parses. */
+export function postTo(url: string): RunningGateway['post'] {
+  return async (path, body, headers = {}) => {
+    const res = await fetch(url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=UTF-8', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // left as text: the test asserts on it
+    }
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+}
+
 /** The real gateway, wired to the test environment's servers, listening on a free port. */
 export async function startGateway(
   env: TestEnv,
@@ -54,21 +73,7 @@ export async function startGateway(
         return [];
       }
     },
-    async post(path, body, headers = {}) {
-      const res = await fetch(url + path, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json; charset=UTF-8', ...headers },
-        body: typeof body === 'string' ? body : JSON.stringify(body),
-      });
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        // left as text: the test asserts on it
-      }
-      return { status: res.status, body: parsed, headers: res.headers };
-    },
+    post: postTo(url),
     async close() {
       await new Promise((r) => server.close(r));
       await composed.close();

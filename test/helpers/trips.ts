@@ -1,9 +1,12 @@
 import { expect } from 'vitest';
 import type { RunningGateway } from './gateway.js';
+
+/** What these helpers need of a gateway: one in this process or a server started elsewhere. */
+type Poster = Pick<RunningGateway, 'post'>;
 import { waitFor } from './test-env.js';
 
 /** Puts `entries` in chunks as the app does, each answered 200. */
-export async function pushEntries(gw: RunningGateway, user: string, entries: unknown[], chunk = 500): Promise<void> {
+export async function pushEntries(gw: Poster, user: string, entries: unknown[], chunk = 500): Promise<void> {
   for (let i = 0; i < entries.length; i += chunk) {
     const res = await gw.post('/usercache/put', { user, phone_to_server: entries.slice(i, i + chunk) });
     expect(res.status).toBe(200);
@@ -11,7 +14,7 @@ export async function pushEntries(gw: RunningGateway, user: string, entries: unk
 }
 
 /** getTrips for one day, as the app calls it. */
-export async function timeline(gw: RunningGateway, user: string, day: string): Promise<any[]> {
+export async function timeline(gw: Poster, user: string, day: string): Promise<any[]> {
   const res = await gw.post(`/timeline/getTrips/${day}`, { user });
   expect(res.status).toBe(200);
   return res.body.timeline;
@@ -31,7 +34,7 @@ export function tripShape(trips: any[]) {
 }
 
 /** The day's trips once there are at least `expectedCount` and they have not changed for 1.5 s. */
-export async function settledTrips(gw: RunningGateway, user: string, day: string, expectedCount: number) {
+export async function settledTrips(gw: Poster, user: string, day: string, expectedCount: number) {
   let last = '';
   let stableSince = 0;
   return waitFor(
@@ -51,7 +54,7 @@ export async function settledTrips(gw: RunningGateway, user: string, day: string
 }
 
 /** The user's composite trips as the current app reads them (find_entries on data.end_ts), in start order. */
-export async function compositeTrips(gw: RunningGateway, user: string): Promise<any[]> {
+export async function compositeTrips(gw: Poster, user: string): Promise<any[]> {
   const res = await gw.post('/datastreams/find_entries/timestamp', {
     user,
     key_list: ['analysis/composite_trip'],

@@ -1,16 +1,13 @@
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig, type Config } from '../../../shared/config/index.js';
 import type { Logger } from '../../../shared/logger/index.js';
+import { browserAvailable, launchBrowser } from '../../../test/helpers/browser.js';
 import { loginInBrowser, loginWithFetch, signInWithFetch } from '../../../test/helpers/console-login.js';
 import { startDevOidcProvider, type DevOidcProvider } from '../dev-oidc/dev-provider.js';
 import { createConsoleAuth } from './index.js';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 interface TestConsole {
   baseUrl: string;
@@ -222,9 +219,9 @@ describe('console auth against the development OIDC provider', () => {
     expect(answer.headers.getSetCookie()).toEqual([]);
   });
 
-  describe.skipIf(!existsSync(CHROMIUM))('in a real browser', () => {
+  describe.skipIf(!browserAvailable())('in a real browser', () => {
     it('When loginInBrowser fills the dev provider’s form, then the browser holds an operator session', async () => {
-      const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+      const browser = await launchBrowser();
       try {
         const context = await browser.newContext();
         const page = await context.newPage();
@@ -240,7 +237,6 @@ describe('console auth against the development OIDC provider', () => {
       }
     }, 60_000);
   });
-  if (!existsSync(CHROMIUM)) console.warn(`SKIPPED the browser login test: no Chromium at ${CHROMIUM}`);
 });
 
 describe('console auth when the provider starts after the console', () => {

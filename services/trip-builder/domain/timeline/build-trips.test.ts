@@ -7,7 +7,7 @@ import { type EmissionTrip, fromGroundTruth, matches, scoreDay } from '../../../
 
 const groundTruth = (day: string): EmissionTrip[] => loadGroundTruth(day).map(fromGroundTruth);
 
-describe('buildTrips on the real days (issue 5 acceptance)', () => {
+describe('buildTrips on the real days', () => {
   const scores = REAL_DAYS.map((day) => {
     const built = buildTrips(toObservations(loadRealDay(day)), undefined).trips;
     return {
@@ -21,7 +21,7 @@ describe('buildTrips on the real days (issue 5 acceptance)', () => {
   });
 
   /**
-   * Issue 18's acceptance: every ground-truth trip found on every day, and no trip e-mission does not have. The
+   * The claim: every ground-truth trip found on every day, and no trip e-mission does not have. The
    * last one to fall in place was aug-27's 08:32 ride, whose trip ends on a lone IN_VEHICLE reading once the bike
    * is parked (see `toMotionChanges`).
    */
@@ -31,44 +31,55 @@ describe('buildTrips on the real days (issue 5 acceptance)', () => {
     expect(score.matchedReturned).toBe(score.returned);
   });
 
-  it('all but at most one of the trips have e-mission’s sections and sensed modes (measured: 30 of 30)', () => {
-    const matched = scores.reduce((a, s) => a + s.score.matchedExpected, 0);
-    const same = scores.reduce((a, s) => a + s.score.sameSections, 0);
-    expect(same).toBeGreaterThanOrEqual(matched - 1);
+  it('all 30 trips have e-mission’s sections and sensed modes', () => {
+    const differing = scores.flatMap(({ day, built }) =>
+      groundTruth(day).flatMap((g) => {
+        const mine = built.find((b) => matches(b, g))?.sections.map((s) => modeName(s.mode));
+        const ours = mine?.join(', ') ?? 'no trip';
+        const theirs = g.modes.join(', ');
+        return ours === theirs ? [] : [`${day} ${g.label}: ${ours}, e-mission ${theirs}`];
+      }),
+    );
+    expect(scores.reduce((n, s) => n + s.score.expected, 0)).toBe(30);
+    expect(differing).toEqual([]);
   });
 
   /**
    * Beyond finding the trips: where each section begins and ends, and each trip's length, as e-mission's cleaning
    * leaves them (jumps removed by its zigzag rule, stops squished, a trip after a dropped one joined to the diary's
-   * place). Measured: every section bound within 1 s (84 of 84) and every trip distance within 1 m (30 of 30).
+   * place). Every one of them must match, not most: a bound or a length off is a rule ported wrong.
    */
-  it('matched trips have e-mission’s section starts and ends (within 1 s) and distances (within 1 m)', () => {
+  it('every section starts and ends within 1 s of e-mission’s (84 of 84), every trip is within 1 m of its distance (30 of 30)', () => {
     let bounds = 0;
-    let sameBounds = 0;
     let trips = 0;
-    let sameDistance = 0;
+    const misses: string[] = [];
     for (const { day, built } of scores) {
       for (const t of loadGroundTruth(day)) {
         const p = t.properties;
-        const mine = built.find((b) =>
-          matches(
-            b,
-            groundTruth(day).find((g) => g.startTs === p['start_ts'])!,
-          ),
-        );
+        const name = `${day} ${p['start_fmt_time']}`;
+        const mine = built.find((b) => matches(b, fromGroundTruth(t)));
         const sections = t.features.filter((f) => f.type === 'FeatureCollection').map((f) => f.features[0].properties);
-        if (!mine || mine.sections.length !== sections.length) continue;
         trips += 1;
-        if (Math.abs(mine.distance - p['distance']) < 1) sameDistance += 1;
+        bounds += 2 * sections.length;
+        if (!mine || mine.sections.length !== sections.length) {
+          misses.push(
+            `${name}: ${mine ? `${mine.sections.length} sections` : 'no trip'}, e-mission ${sections.length}`,
+          );
+          continue;
+        }
+        if (Math.abs(mine.distance - p['distance']) >= 1)
+          misses.push(`${name}: distance ${mine.distance} m, e-mission ${p['distance']} m`);
         mine.sections.forEach((s, i) => {
-          bounds += 2;
-          if (Math.abs(s.startTs - sections[i].start_ts) < 1) sameBounds += 1;
-          if (Math.abs(s.endTs - sections[i].end_ts) < 1) sameBounds += 1;
+          const theirs = sections[i];
+          if (Math.abs(s.startTs - theirs.start_ts) >= 1)
+            misses.push(`${name}: section ${i} starts ${s.startTs}, e-mission ${theirs.start_ts}`);
+          if (Math.abs(s.endTs - theirs.end_ts) >= 1)
+            misses.push(`${name}: section ${i} ends ${s.endTs}, e-mission ${theirs.end_ts}`);
         });
       }
     }
-    expect(sameBounds / bounds).toBeGreaterThanOrEqual(0.95);
-    expect(sameDistance / trips).toBeGreaterThanOrEqual(0.95);
+    expect({ trips, bounds }).toEqual({ trips: 30, bounds: 84 });
+    expect(misses).toEqual([]);
   });
 
   it('renders trips in the diary shape: places, stops, one FeatureCollection per section with equal-length arrays', () => {
