@@ -2,7 +2,8 @@
  * npm run bench: measures the gateway and the converter on the real local stack, each against a raw baseline
  * measured in the same run on the same records. Writes bench/results/<date>.{json,md} and prints the table.
  * BENCH_SCALE (default 1) multiplies the number of puts, converted entries and exported entries. BENCH_PARTS
- * (default "put,converter,e2e") runs only some parts; "export" (bench/export.ts: a million entries seeded, then
+ * (default "put,converter,e2e,metrics"; "metrics" is bench/metrics-summary.ts, a second of pure computation) runs
+ * only some parts; "export" (bench/export.ts: a million entries seeded, then
  * exported in one call, about 2 GB written to Cassandra), "console" (bench/console.ts: page loads in Chromium at
  * 10,000 × scale participants) and "day" (bench/population-day.ts: BENCH_DAY_USERS, default 10,000, users' real days
  * pushed until all their trips are served; about ten million entries, tens of GB and most of an hour on two cores)
@@ -40,10 +41,11 @@ import {
   serviceArgs,
   serviceProcessEnv,
 } from './load.js';
+import { benchMetricsSummary, metricsSummaryRows } from './metrics-summary.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const scale = Number(process.env['BENCH_SCALE'] ?? 1);
-const parts = new Set((process.env['BENCH_PARTS'] ?? 'put,converter,e2e').split(','));
+const parts = new Set((process.env['BENCH_PARTS'] ?? 'put,converter,e2e,metrics').split(','));
 const PUT_SIZE = 10_000;
 const GATEWAY_PORT = 18_080;
 
@@ -309,6 +311,8 @@ async function main(): Promise<void> {
     );
   }
 
+  const metricsSummary = parts.has('metrics') ? benchMetricsSummary() : null;
+
   let consoleFigures: ConsoleFigures | null = null;
   if (parts.has('console')) {
     process.stdout.write('bench: the operators’ console at 10,000 × scale participants…\n');
@@ -338,6 +342,7 @@ async function main(): Promise<void> {
     endToEnd,
     export: exported,
     console: consoleFigures,
+    metricsSummary,
     populationDay,
   };
   const table = [
@@ -359,6 +364,7 @@ async function main(): Promise<void> {
     ...(populationDay ? populationDayRows(populationDay) : []),
     ...(exported ? exportRows(exported) : []),
     ...(consoleFigures ? consoleRows(consoleFigures) : []),
+    ...(metricsSummary ? metricsSummaryRows(metricsSummary) : []),
     ...(parts.has('put') ? [`| gateway peak RSS under load | ${puts.gatewayRssMb} MB | | |`] : []),
     ...(parts.has('converter')
       ? [`| converter peak RSS (per worker) | ${Math.max(...Object.values(converter).map((c) => c.rssMb))} MB | | |`]

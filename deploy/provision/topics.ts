@@ -1,4 +1,5 @@
 import kafkajs, { type Admin } from 'kafkajs';
+import pRetry from 'p-retry';
 import { StackError } from '../../shared/errors/index.js';
 import { topicName, type TopicId } from '../../shared/events/index.js';
 import type { Logger } from '../../shared/logger/index.js';
@@ -174,6 +175,31 @@ async function describeExisting(
 }
 
 /**
+ * Errors a broker answers while a topic it has just created is not yet in its metadata (KRaft publishes the new
+ * topic to the brokers' caches a moment after CreateTopics returns; kafkajs' own wait retries only the second).
+ */
+const NOT_YET_THERE = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE']);
+
+/** Creates `topics` and waits until every one of them has a leader in the broker's metadata. */
+async function createAndAwait(admin: Admin, topics: ReturnType<typeof topicPlan>): Promise<void> {
+  await admin.createTopics({ topics, waitForLeaders: false });
+  await pRetry(
+    async () => {
+      const { topics: metadata } = await admin.fetchTopicMetadata({ topics: topics.map((t) => t.topic) });
+      const leaderless = metadata.filter((t) => t.partitions.length === 0 || t.partitions.some((p) => p.leader < 0));
+      if (leaderless.length > 0) throw new StackError(`topics without a leader yet: ${leaderless.map((t) => t.name)}`);
+    },
+    {
+      retries: 20,
+      minTimeout: 100,
+      maxTimeout: 2000,
+      shouldRetry: ({ error }) =>
+        error instanceof StackError || NOT_YET_THERE.has((error as { type?: string }).type ?? ''),
+    },
+  );
+}
+
+/**
  * Creates the topics that are missing, and brings the existing ones up to the settings the pipeline depends on
  * (reconcileTopicConfig): a deployment provisioned before min.insync.replicas was planned gets it on its next start.
  * A topic is altered only when something differs, so a provisioning run on every start changes nothing.
@@ -188,7 +214,7 @@ export async function ensureTopics(
   const existing = new Set(await admin.listTopics());
   const plan = topicPlan(prefix, partitions, await defaultReplication(admin), retention);
   const missing = plan.filter((t) => !existing.has(t.topic));
-  if (missing.length > 0) await admin.createTopics({ topics: missing, waitForLeaders: true });
+  if (missing.length > 0) await createAndAwait(admin, missing);
 
   const present = plan.filter((t) => existing.has(t.topic));
   if (present.length === 0) return plan.length;

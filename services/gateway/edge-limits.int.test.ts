@@ -1,10 +1,11 @@
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cql } from '../../shared/cassandra/index.js';
 import { startGateway, type RunningGateway } from '../../test/helpers/gateway.js';
 import { createUsersTable } from '../../shared/tables/users.js';
 import { topicSize } from '../../test/helpers/read-topic.js';
 import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
+import { rawExchange as rawExchangeWith } from '../../test/helpers/raw-http.js';
 
 /**
  * The gateway's edge under clients that do not play by the rules: bodies too large, too many, too slow, too
@@ -30,31 +31,8 @@ afterAll(async () => {
   await env?.dispose();
 });
 
-/** One HTTP/1.1 exchange over a raw socket, so a test can send headers, then a body as slowly as it likes. */
-function rawExchange(
-  head: string,
-  send: (socket: Socket) => Promise<void> = async () => undefined,
-): Promise<{ status: number; headers: string; body: string; closedBy: 'server' | 'timeout' }> {
-  const { hostname, port } = new URL(gw.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname);
-    let received = '';
-    const guard = setTimeout(() => finish('timeout'), 15_000);
-    const finish = (closedBy: 'server' | 'timeout') => {
-      clearTimeout(guard);
-      socket.destroy();
-      const [headers = '', body = ''] = received.split('\r\n\r\n');
-      resolve({ status: Number(headers.split(' ')[1] ?? 0), headers, body, closedBy });
-    };
-    socket.on('data', (chunk) => (received += chunk.toString('utf8')));
-    socket.on('close', () => finish('server'));
-    socket.on('error', () => undefined);
-    socket.on('connect', () => {
-      socket.write(head);
-      send(socket).catch(reject);
-    });
-  });
-}
+/** One exchange over a bare socket with the gateway under test (test/helpers/raw-http.ts). */
+const rawExchange = (head: string, send?: (socket: Socket) => Promise<void>) => rawExchangeWith(gw.url, head, send);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -69,13 +47,24 @@ describe('bodies', () => {
     expect(res.body.error.message).toMatch(/\/usercache\/get/);
   });
 
-  it('When a path does not exist, then it answers 404 without reading the body, and closes the connection', async () => {
+  it('When a path does not exist and its body stops coming, then it answers 404 and closes the connection', async () => {
     const res = await rawExchange(
       'POST /no/such/endpoint HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n{"user":',
     );
     expect(res.status).toBe(404);
     expect(res.closedBy).toBe('server');
     expect(res.headers.toLowerCase()).toContain('connection: close');
+  });
+
+  it('When a path does not exist and the client sends its whole body, then the client reads the 404 (the body is drained)', async () => {
+    // fetch reports a reset as a failed request: it sees the 404 only if the gateway read the body to its end.
+    const res = await fetch(`${gw.url}/no/such/endpoint`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: 'edge@example.org', padding: 'x'.repeat(8 * 1024 * 1024) }),
+    });
+    expect(res.status).toBe(404);
+    expect((await res.json()).error.code).toBe('NOT_FOUND');
   });
 
   it('When a client stops sending its body, then it is cut off with 408 after the idle timeout', async () => {
@@ -257,14 +246,18 @@ describe('tokens, types and logs', () => {
     expect(res.body.error.message).toMatch(/phone_to_server\[0\]\.metadata\.type must be one of message/);
   });
 
-  it('When a token carries a line separator, then the web log shows it escaped and no forged line appears', async () => {
-    const token = 'eve\u2028FORGED:INFO:1:retUUID = admin';
-    expect((await gw.post('/profile/create', { user: token })).status).toBe(200);
+  it('When a token carries a line or paragraph separator, then it is refused with 400 and the web log holds no forged line', async () => {
+    for (const separator of ['\u2028', '\u2029']) {
+      const res = await gw.post('/profile/create', { user: `eve${separator}FORGED:INFO:1:retUUID = admin` });
+      expect(res.status).toBe(400);
+      expect(res.body.error.field).toBe('user');
+    }
     const lines = await waitFor(async () => {
       const all = gw.webLog();
-      return all.some((l) => l.includes('eve\\u2028FORGED')) ? all : undefined;
+      return all.filter((l) => l.includes('END POST /profile/create')).length >= 2 ? all : undefined;
     });
     expect(lines.every((l) => /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}:/.test(l))).toBe(true);
+    expect(lines.join('\n')).not.toContain('FORGED');
   });
 });
 

@@ -4,6 +4,7 @@
  * fails and sending the same batch again after a 503 until it is taken. Every answer is recorded.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { postTo } from '../helpers/gateway.js';
 import { phoneEntries, REAL_DAYS } from '../helpers/real-days.js';
 
 export type RealDay = (typeof REAL_DAYS)[number];
@@ -71,26 +72,14 @@ async function pause(ms: number, stop: AbortSignal | undefined): Promise<void> {
   await sleep(ms, undefined, { signal: stop }).catch(() => undefined);
 }
 
+/** A phone's POST: no answer at all (a connection refused or reset, 150 s without an answer) is status 0. */
 export async function post(
   url: string,
   path: string,
   body: unknown,
 ): Promise<{ status: number; body: any; headers: Headers | undefined }> {
   try {
-    const res = await fetch(url + path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json; charset=UTF-8' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(150_000),
-    });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // kept as text
-    }
-    return { status: res.status, body: parsed, headers: res.headers };
+    return await postTo(url, { timeoutMs: 150_000 })(path, body);
   } catch {
     return { status: 0, body: undefined, headers: undefined };
   }

@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +7,7 @@ import { groupName, topicName } from '../../shared/events/index.js';
 import { createIdempotentProducer, groupProgress } from '../../shared/kafka/index.js';
 import { createTimeseriesReader } from '../../shared/timeseries/index.js';
 import { loadRealEntries, makeBatch } from '../helpers/phone-entries.js';
-import { startServiceProcess, usercacheMessages } from '../helpers/pipeline.js';
+import { killMidWork, type Kill, startServiceProcess, usercacheMessages } from '../helpers/pipeline.js';
 import { emissionFixturesDir } from '../helpers/fixtures.js';
 import { createTestEnv, waitFor, type TestEnv } from '../helpers/test-env.js';
 
@@ -26,28 +25,6 @@ afterAll(async () => {
 });
 
 const startConverterProcess = () => startServiceProcess(env, 'services/converter/main.ts', outFile, logDir);
-
-/** A kill as it landed: the signal the process's exit reported, and what it left uncommitted. */
-interface Kill {
-  signal: NodeJS.Signals | null;
-  /** Entries in the topic before the kill that the group had still not committed once the process was gone. */
-  uncommitted: number;
-}
-
-/** SIGKILLs `child`, which had `high` entries in its topic; counts what it left uncommitted once its exit is seen. */
-async function killMidWork(
-  child: ChildProcess,
-  high: number,
-  progress: () => Promise<{ committed: number }>,
-): Promise<Kill> {
-  const exited = new Promise<NodeJS.Signals | null>((r) =>
-    child.exitCode !== null || child.signalCode !== null ? r(child.signalCode) : child.once('exit', (_, s) => r(s)),
-  );
-  child.kill('SIGKILL');
-  const signal = await exited;
-  // Nothing commits for the group now that its only member is gone.
-  return { signal, uncommitted: high - (await progress()).committed };
-}
 
 describe('converter crashes', () => {
   it('When the converter is SIGKILLed three times while 100,000 entries stream through, then exactly 100,000 rows exist, counted by key', async () => {

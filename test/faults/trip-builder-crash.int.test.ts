@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +6,7 @@ import { groupName, topicName, type GroupId, type TopicId } from '../../shared/e
 import { groupProgress } from '../../shared/kafka/index.js';
 import type { RunningConverter } from '../../services/converter/run-converter.js';
 import { startGateway, type RunningGateway } from '../helpers/gateway.js';
-import { startConverter, startServiceProcess, startTripBuilder } from '../helpers/pipeline.js';
+import { killMidWork, type Kill, startConverter, startServiceProcess, startTripBuilder } from '../helpers/pipeline.js';
 import { DAY_OF, loadGroundTruth, phoneEntries, REAL_DAYS } from '../helpers/real-days.js';
 import { createTestEnv, waitFor, type TestEnv } from '../helpers/test-env.js';
 import { pushEntries, timeline, tripShape } from '../helpers/trips.js';
@@ -33,28 +32,6 @@ afterAll(async () => {
 });
 
 const startTripBuilderProcess = () => startServiceProcess(env, 'services/trip-builder/main.ts', outFile, logDir);
-
-/** A kill as it landed: the signal the process's exit reported, and what it left uncommitted. */
-interface Kill {
-  signal: NodeJS.Signals | null;
-  /** Records in the topic before the kill that the group had still not committed once the process was gone. */
-  uncommitted: number;
-}
-
-/** SIGKILLs `child`, which had `high` records in its topic; counts what it left uncommitted once its exit is seen. */
-async function killMidWork(
-  child: ChildProcess,
-  high: number,
-  progress: () => Promise<{ committed: number }>,
-): Promise<Kill> {
-  const exited = new Promise<NodeJS.Signals | null>((r) =>
-    child.exitCode !== null || child.signalCode !== null ? r(child.signalCode) : child.once('exit', (_, s) => r(s)),
-  );
-  child.kill('SIGKILL');
-  const signal = await exited;
-  // Nothing commits for the group now that its only member is gone.
-  return { signal, uncommitted: high - (await progress()).committed };
-}
 
 /** Trips without their ids: a user's trip ids differ between users by design. */
 const withoutIds = (trips: any[]) => tripShape(trips).map(({ id: _id, ...rest }) => rest);

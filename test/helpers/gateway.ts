@@ -23,13 +23,17 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-/** POSTs JSON to a gateway at `url` and reads its answer, JSON when it parses. */
-export function postTo(url: string): RunningGateway['post'] {
+/**
+ * POSTs JSON to a gateway at `url` and reads its answer, JSON when it parses. `timeoutMs` aborts a request that
+ * gets no answer (a gateway killed mid-request), which then rejects.
+ */
+export function postTo(url: string, { timeoutMs }: { timeoutMs?: number } = {}): RunningGateway['post'] {
   return async (path, body, headers = {}) => {
     const res = await fetch(url + path, {
       method: 'POST',
       headers: { 'content-type': 'application/json; charset=UTF-8', ...headers },
       body: typeof body === 'string' ? body : JSON.stringify(body),
+      ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
     });
     const text = await res.text();
     let parsed: unknown = text;

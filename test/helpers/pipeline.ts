@@ -118,3 +118,28 @@ export async function startInProcessPipeline(overrides: Record<string, string> =
     },
   };
 }
+
+/** A kill as it landed: the signal the process's exit reported, and what it left uncommitted. */
+export interface Kill {
+  signal: NodeJS.Signals | null;
+  /** Records in the topic before the kill that the group had still not committed once the process was gone. */
+  uncommitted: number;
+}
+
+/**
+ * SIGKILLs `child`, the only member of its consumer group, which had `high` records in its topic; counts what it
+ * left uncommitted once its exit is seen. A kill that interrupted work leaves some; a kill after the work, none.
+ */
+export async function killMidWork(
+  child: ChildProcess,
+  high: number,
+  progress: () => Promise<{ committed: number }>,
+): Promise<Kill> {
+  const exited = new Promise<NodeJS.Signals | null>((r) =>
+    child.exitCode !== null || child.signalCode !== null ? r(child.signalCode) : child.once('exit', (_, s) => r(s)),
+  );
+  child.kill('SIGKILL');
+  const signal = await exited;
+  // Nothing commits for the group now that its only member is gone.
+  return { signal, uncommitted: high - (await progress()).committed };
+}

@@ -37,21 +37,3 @@ export function rawExchange(
     });
   });
 }
-
-/** POSTs `body` over a bare socket (rawExchange), writing it in chunks until done or the server closes. */
-export function rawPost(baseUrl: string, path: string, body: string): Promise<RawExchange> {
-  const bytes = Buffer.from(body, 'utf8');
-  const head =
-    `POST ${path} HTTP/1.1\r\nHost: itinera\r\nContent-Type: application/json\r\n` +
-    `Content-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`;
-  return rawExchange(baseUrl, head, async (socket) => {
-    const CHUNK = 1024 * 1024;
-    for (let at = 0; at < bytes.length && !socket.destroyed; at += CHUNK) {
-      if (!socket.write(bytes.subarray(at, at + CHUNK)))
-        await new Promise((r) => {
-          socket.once('drain', r);
-          socket.once('close', r);
-        });
-    }
-  });
-}

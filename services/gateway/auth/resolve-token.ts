@@ -5,8 +5,11 @@ import { AuthMissingError, ForbiddenError, ValidationError } from '../../../shar
 /** Longest token we look up; real ones (`nrelop_<study>_<subgroup>_<random>`) are under 100 characters. */
 const MAX_TOKEN_LENGTH = 512;
 
-/** Control, format, surrogate, private-use and unassigned code points: nothing a real token holds. */
-const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}]/u;
+/**
+ * Control, format, surrogate, private-use and unassigned code points, and the line and paragraph separators
+ * (U+2028, U+2029: line breaks to a log reader or a JavaScript string): nothing a real token holds.
+ */
+const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]/u;
 
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();

@@ -50,6 +50,17 @@ describe('parseSectionMetricsQuery', () => {
     expect(q.aggregateRange!.endTs).toBeGreaterThanOrEqual(T0 + 3 * DAY - 1);
   });
 
+  it("When the specification's form sends an empty or no metric, then the count is asked, not a 400", () => {
+    for (const metric of ['', undefined]) {
+      const q = parseSectionMetricsQuery('timestamp', { freq: 'D', start_time: T0, end_time: T0 + DAY, metric });
+      expect(q.metrics).toEqual(['count']);
+      expect(q.oldStyle).toBe(true);
+    }
+    expect(() => parseSectionMetricsQuery('timestamp', { start_time: T0, end_time: T0 + DAY, metric: ' ' })).toThrow(
+      /unknown metric/,
+    );
+  });
+
   it('When metric_list repeats names, then each is asked once, in order; the new form needs is_return_aggregate', () => {
     const q = parseSectionMetricsQuery('timestamp', {
       start_time: T0,

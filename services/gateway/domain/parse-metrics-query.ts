@@ -170,7 +170,12 @@ function requestedMetrics(b: Body): MetricName[] {
   const names =
     list !== undefined
       ? metricNames(list as unknown[], SECTION_METRICS, 'metric_list')
-      : metricNames([b['metric'] ?? 'count'], SECTION_METRICS, 'metric');
+      : // The specification's form names one `metric`, "a string, may be empty": empty is absent, the count.
+        metricNames(
+          [b['metric'] === undefined || b['metric'] === '' ? 'count' : b['metric']],
+          SECTION_METRICS,
+          'metric',
+        );
   return names.filter(isMetricName);
 }
 

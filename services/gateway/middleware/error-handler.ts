@@ -4,6 +4,7 @@ import { isAppError } from '../../../shared/errors/index.js';
 import { escapeForLog } from '../../../shared/logger/index.js';
 import type { GatewayState } from '../gateway-state.js';
 import { RETRY_AFTER_SECONDS } from '../retry-after.js';
+import { drainBody } from './drain-body.js';
 
 /**
  * The one place errors become HTTP answers. An AppError answers its own status with its message; anything else
@@ -15,14 +16,19 @@ export function errorHandler({ stdout }: { stdout: NodeJS.WritableStream }): Mid
       await next();
       if (ctx.status === 404 && ctx.body === undefined) {
         ctx.status = 404;
-        if (ctx.state.bodyUnread) ctx.set('Connection', 'close');
+        if (ctx.state.bodyUnread && !(await drainBody(ctx.req))) ctx.set('Connection', 'close');
         ctx.body = { error: { code: 'NOT_FOUND', message: `no endpoint ${ctx.method} ${ctx.path}` } };
       }
     } catch (err) {
       if (isAppError(err)) ctx.set(err.headers as Record<string, string>);
       // A refusal decided before the body was read (too large, no such path, over budget, too slow) leaves bytes
-      // on the socket: closing it is cheaper than draining them, and a hostile sender cannot keep it busy.
-      if (isAppError(err) && ctx.state.bodyUnread) ctx.set('Connection', 'close');
+      // on the socket. A permanent refusal (4xx) drains them, within bounds, so that the sender reads it instead of a
+      // broken pipe; a sender too slow for its body (408) or told to come back later (5xx) is not waited for: the
+      // connection closes after the answer, and no sender can keep it busy.
+      if (isAppError(err) && ctx.state.bodyUnread) {
+        const drains = err.status < 500 && err.status !== 408;
+        if (!(drains && (await drainBody(ctx.req)))) ctx.set('Connection', 'close');
+      }
       if (isAppError(err) && err.status < 500) {
         ctx.status = err.status;
         ctx.body = { error: { code: err.code, message: err.message, ...err.details } };

@@ -9,6 +9,7 @@ import {
 import { jsonObject } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
 import { isPutRoute } from './put-body.js';
+import { requireJsonType } from './require-json.js';
 
 export interface JsonBodyOptions {
   /** The largest body a route takes, by route template: the parser's `jsonLimit` for it. */
@@ -29,7 +30,7 @@ export function parseJsonBody({ limitFor }: JsonBodyOptions): Middleware<Gateway
     if (!parser) {
       parser = bodyParser({
         enableTypes: ['json'],
-        // The type was checked below (text/plain too, as before); whatever reaches the parser is JSON.
+        // The type was checked below (requireJsonType); whatever reaches the parser is JSON.
         detectJSON: () => true,
         jsonLimit: limit,
         onError: (err) => {
@@ -48,10 +49,7 @@ export function parseJsonBody({ limitFor }: JsonBodyOptions): Middleware<Gateway
       ctx.request.body = {};
       return next();
     }
-    if (!ctx.is('json', 'text/plain'))
-      throw new UnsupportedMediaTypeError(
-        `expected Content-Type application/json, got ${ctx.get('content-type') || 'none'}`,
-      );
+    requireJsonType(ctx);
     // The parser (co-body under it) reads `ctx.req`: it is given a view of the context whose `req` is the metered
     // stream, so every byte it reads has passed the route's bounds. Everything else it reads and sets (the
     // request, `ctx.request.body`) is the context's own.

@@ -1,11 +1,12 @@
 import { isAscii } from 'node:buffer';
 import type { Middleware } from 'koa';
-import { UnsupportedMediaTypeError, ValidationError } from '../../../shared/errors/index.js';
+import { ValidationError } from '../../../shared/errors/index.js';
 import { createDepthScanner, tooDeepError } from '../domain/json-depth.js';
 import { MAX_ENTRIES_PER_PUT } from '../domain/put-entries.js';
 import { entryTexts, locatePutList } from '../domain/put-layout.js';
 import { jsonObject } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
+import { requireJsonType } from './require-json.js';
 
 /** The routes that carry phone data: their bodies are read here, not by @koa/bodyparser (see README, "Puts"). */
 export const PUT_ROUTES: ReadonlySet<string> = new Set(['/usercache/put', '/usercache/putone']);
@@ -59,11 +60,7 @@ export function parsePutBody({ maxEntries = MAX_ENTRIES_PER_PUT } = {}): Middlew
       ctx.request.body = {};
       return next();
     }
-    if (!ctx.is('json', 'text/plain')) {
-      throw new UnsupportedMediaTypeError(
-        `expected Content-Type application/json, got ${ctx.get('content-type') || 'none'}`,
-      );
-    }
+    requireJsonType(ctx);
     // Nesting is bounded before anything parses (domain/json-depth.ts): the layout is found only in a body within
     // the bound, and any other body is scanned for it here.
     const layout =
