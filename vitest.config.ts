@@ -2,10 +2,16 @@ import { defineConfig } from 'vitest/config';
 
 const INTEGRATION = '{services,shared,deploy,test}/**/*.int.test.ts';
 /**
- * The outage tests: each starts a Kafka broker or a Cassandra node of its own (another JVM on the two cores) and
- * stops it mid-stream. Beside other files they would starve them, so they run alone.
+ * Files that load or stop the servers themselves, so they run alone: the outage tests start a Kafka broker or a
+ * Cassandra node of their own (another JVM on the two cores) and stop it mid-stream; the request storm sends 10,000
+ * requests eight at a time and holds that none is answered 5xx, which a Cassandra starved by another file beside it
+ * would turn into honest 503s.
  */
-const EXCLUSIVE = ['test/faults/kafka-outage.int.test.ts', 'test/faults/cassandra-outage.int.test.ts'];
+const EXCLUSIVE = [
+  'test/faults/kafka-outage.int.test.ts',
+  'test/faults/cassandra-outage.int.test.ts',
+  'test/bad-input/request-storm.int.test.ts',
+];
 
 /** One fast-check seed per run, printed, replayable with FC_SEED=<n> (see the module). */
 const seeded = {
@@ -25,7 +31,7 @@ const servers = {
 // - `integration` (*.int.test.ts): real Kafka, Cassandra and schema registry, found or started by
 //   test/helpers/global-setup.ts. Every file provisions its own keyspace and topic prefix, so two run at once: most
 //   of their time is spent waiting on the servers (group joins, commits, polls), not computing.
-// - `exclusive`: the outage tests, which run and stop servers of their own; alone, last.
+// - `exclusive`: the files that load or stop servers (EXCLUSIVE); one at a time, last.
 export default defineConfig({
   test: {
     globals: false,

@@ -38,7 +38,7 @@ function acceptedIdentities(path: string, body: string): string[] {
 }
 
 describe('request storm', () => {
-  it(`When ${REQUESTS} hostile requests arrive ${IN_FLIGHT} at a time, then none gets a 5xx or takes over 5 s, refusals name their problem, and exactly the accepted entries are published and stored once`, async () => {
+  it(`When ${REQUESTS} hostile requests arrive ${IN_FLIGHT} at a time, then none gets a 5xx or hangs, refusals name their problem, and exactly the accepted entries are published and stored once`, async () => {
     const { env, gw } = stack;
     const client = createRawClient(gw.url, IN_FLIGHT);
     // The run's fast-check seed (test/helpers/fast-check-seed.ts) draws the requests, so FC_SEED replays them.
