@@ -7,8 +7,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { loadConfig } from '../shared/config/index.js';
+import { loadConfig, refuseExposure } from '../shared/config/index.js';
 import { repoRoot, serviceNodeArgs } from '../shared/config/repo-root.js';
+
+// Each service would refuse an exposed development setting and be restarted every second: say it once, here.
+const config = loadConfig();
+try {
+  for (const component of ['gateway', 'console', 'worker'] as const)
+    refuseExposure(config, component, (line) => process.stderr.write(`${line}\n`));
+} catch (err) {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+}
 
 const services = [
   { name: 'gateway', args: serviceNodeArgs('gateway') },
@@ -16,7 +26,7 @@ const services = [
   { name: 'trip-builder', args: serviceNodeArgs('trip-builder', '0') },
   { name: 'console', args: serviceNodeArgs('console') },
   // The development login for the console (conf/net/console.conf, oidc.dev_provider); never in production.
-  ...(loadConfig().console.oidc.devProvider ? [{ name: 'dev-oidc', args: serviceNodeArgs('console/dev-oidc') }] : []),
+  ...(config.console.oidc.devProvider ? [{ name: 'dev-oidc', args: serviceNodeArgs('console/dev-oidc') }] : []),
 ];
 const running = new Map<string, ChildProcess>();
 let stopping = false;

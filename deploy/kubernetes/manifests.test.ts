@@ -18,7 +18,7 @@ import { Namespace } from 'kubernetes-models/v1/Namespace';
 import { Service } from 'kubernetes-models/v1/Service';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { loadConfig, type Config } from '../../shared/config/index.js';
+import { loadConfig, refuseExposure, type Config } from '../../shared/config/index.js';
 import { groupName, groups, topicName } from '../../shared/events/index.js';
 import { refuseDevelopmentSecrets } from '../../services/console/auth/create-console-auth.js';
 import { APICURIO_VERSION, CASSANDRA_VERSION, KAFKA_VERSION } from '../local/servers.js';
@@ -380,6 +380,22 @@ describe('the services', () => {
     expect(config.console.host).toBe('0.0.0.0');
     expect(config.webserver.auth).not.toBe('skip');
     expect(() => refuseDevelopmentSecrets(config.console)).not.toThrow();
+    // Every service starts: the only development setting left (the brokers' internal plain listener) is allowed by
+    // name in the ConfigMap, and logged.
+    for (const [name, component] of [
+      ['itinera-gateway', 'gateway'],
+      ['itinera-console', 'console'],
+      ['itinera-converter', 'worker'],
+      ['itinera-trip-builder', 'worker'],
+    ] as const) {
+      const warnings: string[] = [];
+      const podSettings = podConfig(podSpec(one('Deployment', name))['containers'][0]);
+      expect(() => refuseExposure(podSettings, component, (w) => warnings.push(w)), name).not.toThrow();
+      expect(
+        warnings.map((w) => /ITINERA_ALLOW_INSECURE=([a-z-]+)/.exec(w)?.[1]),
+        name,
+      ).toEqual(['kafka-plaintext']);
+    }
     expect(config.kafka.brokers).toEqual([env['KAFKA_BROKERS']]);
     const secrets = consoleContainer['env'].filter((e: K8s) => e['valueFrom']);
     expect(secrets.map((e: K8s) => e['valueFrom']['secretKeyRef']['name'])).toEqual([

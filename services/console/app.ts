@@ -1,6 +1,7 @@
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import type { Config } from '../../shared/config/index.js';
+import { bodyParserError } from '../../shared/http/index.js';
 import { errorHandler } from '../gateway/middleware/error-handler.js';
 import { consoleOpenApi } from './api/openapi.js';
 import { consoleRouter } from './api/router.js';
@@ -32,7 +33,17 @@ export function createConsoleApp(deps: ConsoleDeps): Koa {
   const openapi = consoleOpenApi(deps.routes, '1');
   app.use(errorHandler({ stdout: deps.stdout ?? process.stdout }));
   for (const m of deps.auth.middleware) app.use(m);
-  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT }));
+  // Bodies of other types are left unread: the router answers them 415. Parse failures are 400 and 413, as at the
+  // gateway, never a 500.
+  app.use(
+    bodyParser({
+      enableTypes: ['json'],
+      jsonLimit: BODY_LIMIT,
+      onError: (err) => {
+        throw bodyParserError(err);
+      },
+    }),
+  );
   app.use(async (ctx, next) => {
     if (ctx.method !== 'GET' || ctx.path !== '/admin/openapi.json') return next();
     ctx.body = openapi;

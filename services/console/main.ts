@@ -1,5 +1,5 @@
 import { createCassandraClient } from '../../shared/cassandra/index.js';
-import { loadConfig } from '../../shared/config/index.js';
+import { loadConfig, refuseExposure } from '../../shared/config/index.js';
 import { createKafka } from '../../shared/kafka/index.js';
 import { createLogger } from '../../shared/logger/index.js';
 import { stopOnSignals } from '../../shared/runtime/index.js';
@@ -10,6 +10,7 @@ import { consoleAssets } from './web-files.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ component: 'console', level: 'info' });
+  refuseExposure(config, 'console', (line) => logger.warn(line));
   const cassandra = createCassandraClient({ ...config.cassandra });
   const kafka = createKafka({ ...config.kafka, clientId: 'itinera-console', logger });
   // The pages and their bundles (from `npm run build`): a console without them stops here, not on a first visit.

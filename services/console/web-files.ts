@@ -131,7 +131,9 @@ function safeRelative(path: string): string | null {
   } catch {
     return null;
   }
-  if (/[\\\0]/.test(rel) || rel.startsWith('/')) return null;
+  // No file served here has a % in its name: one left after decoding is a path encoded twice (%252e%252e), which
+  // the static server would decode again into `..`.
+  if (/[\\\0%]/.test(rel) || rel.startsWith('/')) return null;
   if (rel.split('/').some((segment) => segment.startsWith('.'))) return null;
   return rel;
 }

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningGateway } from '../../test/helpers/gateway.js';
+import { startGateway, type RunningGateway } from '../../test/helpers/gateway.js';
 import { runCli, startInProcessPipeline, type InProcessPipeline } from '../../test/helpers/pipeline.js';
 import { readTopicRaw, topicSize } from '../../test/helpers/read-topic.js';
 import { DAY_OF, phoneEntries } from '../../test/helpers/real-days.js';
@@ -109,6 +109,21 @@ describe('account deletion', () => {
     ])
       expect(before[table], table).toBeGreaterThan(0);
     const diaryBefore = await topicSize(env, 'diary');
+
+    // Reachable from a network while tokens are e-mails (auth skip), the same calls are refused and change nothing.
+    const exposed = await startGateway(env, {
+      config: { ...env.config, webserver: { ...env.config.webserver, auth: 'skip', host: '0.0.0.0' } },
+    });
+    try {
+      for (const path of ['/profile/delete', '/export/ndjson']) {
+        const refused = await exposed.post(path, { user: goneToken });
+        expect(refused.status, path).toBe(403);
+        expect(JSON.stringify(refused.body), path).toContain('needs real authentication');
+      }
+    } finally {
+      await exposed.close();
+    }
+    expect(await rowsOf(gone)).toEqual(before);
 
     const res = await gw.post('/profile/delete', { user: goneToken });
     expect(res.status).toBe(200);

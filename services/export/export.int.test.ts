@@ -131,6 +131,17 @@ describe('export through the API', () => {
     const recent = await download('geojson', { user: USER });
     expect(recent.status).toBe(200);
     expect(JSON.parse(recent.text).features).toEqual([]);
+    // The first and the last days a calendar has are dates like any other: answered, empty, under their own name.
+    for (const day of ['0001-01-01', '9999-12-31']) {
+      for (const format of ['ndjson', 'geojson', 'trips-csv']) {
+        const edge = await download(format, { user: USER, start_date: day, end_date: day });
+        expect(edge.status, `${format} ${day}`).toBe(200);
+        expect(edge.headers.get('content-disposition'), `${format} ${day}`).toContain(`-${day}-${day}.`);
+      }
+      expect(
+        JSON.parse((await download('geojson', { user: USER, start_date: day, end_date: day })).text).features,
+      ).toEqual([]);
+    }
   });
 
   it("When another user exports the same days, then nothing of the first user's data is in it", async () => {

@@ -1,1 +1,2 @@
 export * from './load-config.js';
+export * from './exposure.js';

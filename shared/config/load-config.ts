@@ -27,9 +27,20 @@ export interface TlsSettings {
   readonly ca: string | undefined;
 }
 
+/**
+ * Development settings an operator may keep off loopback on purpose, each named (`ITINERA_ALLOW_INSECURE`): see
+ * exposure.ts.
+ */
+export const INSECURE_SETTINGS = ['skip-auth', 'cassandra-default-login', 'kafka-plaintext'] as const;
+export type InsecureSetting = (typeof INSECURE_SETTINGS)[number];
+
 export interface Config {
   readonly webserver: {
-    /** Interface the gateway listens on. @defaultValue `0.0.0.0`, as e-mission, so phones on the LAN reach it. */
+    /**
+     * Interface the gateway listens on. @defaultValue `127.0.0.1`: the shipped auth mode (`skip`) takes tokens as
+     * e-mails, so the development server stays on this machine (emulators reach it). e-mission listens on 0.0.0.0;
+     * here a non-loopback host needs a real auth mode or `ITINERA_ALLOW_INSECURE=skip-auth` (exposure.ts).
+     */
     readonly host: string;
     /** @defaultValue 8080, where the e-mission app looks for a development server. */
     readonly port: number;
@@ -173,6 +184,13 @@ export interface Config {
      */
     readonly credentials: Credentials | null;
   };
+  readonly security: {
+    /**
+     * Development settings allowed although a network reaches them (`ITINERA_ALLOW_INSECURE`, comma-separated, or
+     * `security.allow_insecure` in conf/storage/servers.conf); each is logged at every start. @defaultValue none
+     */
+    readonly allowInsecure: readonly InsecureSetting[];
+  };
   /** The operators' console (`conf/net/console.conf`, environment `CONSOLE_<KEY>`); see the README's "Console". */
   readonly console: {
     /** @defaultValue `127.0.0.1`: the console is for operators, not for the phones' network. */
@@ -181,7 +199,10 @@ export interface Config {
     readonly port: number;
     /** The URL operators' browsers use (the OIDC redirect is `<publicUrl>/admin/callback`). */
     readonly publicUrl: string;
-    /** Keys signing the session cookie, newest first (rotate by prepending). */
+    /**
+     * Keys signing the session cookie, newest first (rotate by prepending). None configured: the console makes a
+     * random one at start, so sessions end when it restarts. @defaultValue none
+     */
     readonly sessionKeys: readonly string[];
     /** Leaflet tile URL template for the day map; empty: no base map (offline). */
     readonly tileUrl: string;
@@ -330,7 +351,7 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
 
   const config: Config = {
     webserver: {
-      host: asString(...webKey('host', '0.0.0.0')),
+      host: asString(...webKey('host', '127.0.0.1')),
       port: asPort(...webKey('port', 8080)),
       timeoutSeconds: asPositive(...webKey('timeout', 3600)),
       auth: asOneOf(...webKey('auth', 'skip'), ['skip', 'token_list', 'secret'] as const),
@@ -415,11 +436,17 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
       ).replace(/\/+$/, ''),
       credentials: credentials(['SCHEMA_REGISTRY_USERNAME', 'SCHEMA_REGISTRY_PASSWORD'], env, registry),
     },
+    security: {
+      allowInsecure: optionalList([
+        'ITINERA_ALLOW_INSECURE',
+        pick('ITINERA_ALLOW_INSECURE', env, section(servers, 'security')['allow_insecure'], ''),
+      ]).map((s) => asOneOf('ITINERA_ALLOW_INSECURE', s, INSECURE_SETTINGS)),
+    },
     console: {
       host: consoleHost,
       port: consolePort,
       publicUrl: asString(...consoleKey('public_url', `http://${consoleHost}:${consolePort}`)).replace(/\/+$/, ''),
-      sessionKeys: asList(...consoleKey('session_keys', 'itinera-development-only-session-key')),
+      sessionKeys: optionalList(consoleKey('session_keys', [])),
       tileUrl: String(consoleKey('tile_url', '')[1]),
       participantsRefreshSeconds: asPositive(...consoleKey('participants_refresh_s', 30)),
       stalledMinutes: asPositive(...consoleKey('stalled_minutes', 5)),

@@ -1,6 +1,6 @@
 import type { Kafka } from 'kafkajs';
 import { createCassandraClient, createCql, type Cql } from '../cassandra/index.js';
-import { loadConfig, type Config } from '../config/index.js';
+import { loadConfig, refuseExposure, type Config } from '../config/index.js';
 import { createKafka, type RunningWorker } from '../kafka/index.js';
 import { createLogger, type Logger } from '../logger/index.js';
 import { stopOnSignals } from './stop-on-signals.js';
@@ -30,6 +30,7 @@ export function workerMain(
     const config = loadConfig();
     const worker = Number(process.argv[2] ?? 0);
     const logger = createLogger({ component, level: 'info' });
+    refuseExposure(config, 'worker', (line) => logger.warn(line));
     const cassandra = createCassandraClient({ ...config.cassandra });
     const kafka = createKafka({ ...config.kafka, clientId: `itinera-${component}-${worker}`, logger });
     const running = await start({

@@ -13,6 +13,8 @@ export interface DeletedUsersTable {
   record(userId: string, by: DeletedBy): Promise<void>;
   /** Whether the account was deleted: a read at most every `recheckMs` per live user, and once per deleted one. */
   isDeleted(userId: string): Promise<boolean>;
+  /** Whether the account was deleted, read now (registration's check against a deletion running at the same time). */
+  isDeletedNow(userId: string): Promise<boolean>;
 }
 
 export interface DeletedUsersOptions {
@@ -30,18 +32,26 @@ export function createDeletedUsersTable(
   { recheckMs = 30_000, cacheEntries = 100_000 }: DeletedUsersOptions = {},
 ): DeletedUsersTable {
   const known = new LRUCache<string, boolean>({ max: cacheEntries });
+  const readNow = async (userId: string) => {
+    const rs = await cql.read(`SELECT user_id FROM ${TABLE} WHERE user_id = ?`, [userId]);
+    const deleted = rs.rows.length > 0;
+    known.set(userId, deleted, deleted ? {} : { ttl: recheckMs });
+    return deleted;
+  };
   return {
     async record(userId, by) {
-      await cql.write(`INSERT INTO ${TABLE} (user_id, deleted_at, deleted_by) VALUES (?, ?, ?)`, [userId, new Date(), by]);
+      await cql.write(`INSERT INTO ${TABLE} (user_id, deleted_at, deleted_by) VALUES (?, ?, ?)`, [
+        userId,
+        new Date(),
+        by,
+      ]);
       known.set(userId, true);
     },
     async isDeleted(userId) {
       const cached = known.get(userId);
       if (cached !== undefined) return cached;
-      const rs = await cql.read(`SELECT user_id FROM ${TABLE} WHERE user_id = ?`, [userId]);
-      const deleted = rs.rows.length > 0;
-      known.set(userId, deleted, deleted ? {} : { ttl: recheckMs });
-      return deleted;
+      return readNow(userId);
     },
+    isDeletedNow: (userId) => (known.get(userId) === true ? Promise.resolve(true) : readNow(userId)),
   };
 }

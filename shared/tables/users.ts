@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Cql } from '../cassandra/index.js';
+import { ConflictError } from '../errors/index.js';
+import { createDeletedUsersTable } from './deleted-users.js';
 
 /**
  * Tables `users_by_email` and `users_by_uuid`: every registered user, by the token the phone sends (its "email") and
@@ -16,18 +18,21 @@ export interface User {
 }
 
 export interface UserStore {
-  /** Same token, same uuid, however many times and however concurrently it is called. */
+  /**
+   * Same token, same uuid, however many times and however concurrently it is called; a token whose account is deleted
+   * meanwhile gets a new one, never the deleted uuid.
+   */
   register(userEmail: string): Promise<{ user: User; created: boolean }>;
   /**
    * As `register`, with the uuid given (an account moved from an e-mission server keeps its uuid). A token already
-   * registered keeps its own uuid, which the result shows.
+   * registered keeps its own uuid, which the result shows. A deleted uuid is refused (ConflictError).
    */
   registerAs(userEmail: string, uuid: string): Promise<{ user: User; created: boolean }>;
   findByEmail(userEmail: string): Promise<User | undefined>;
   findByUuid(uuid: string): Promise<User | undefined>;
   /**
    * Removes the user under both keys: the token then answers 403 on this process at once, and on other gateways
-   * once their cached entry expires (`cacheTtlMs`).
+   * once their cached entry expires (`cacheTtlMs`). Call it after marking the uuid deleted (`deleted_users`).
    */
   remove(uuid: string): Promise<void>;
 }
@@ -68,7 +73,14 @@ export function createUsersTable(
   // Bounded: a client cycling through tokens (valid or forged, in skip mode every token is a user) must not grow
   // the gateway's heap without end.
   const byEmail = new LRUCache<string, User>({ max: cacheEntries, ttl: cacheTtlMs });
-  async function registerAs(userEmail: string, uuid: string) {
+  const deleted = createDeletedUsersTable(cql, { cacheEntries: 1000 });
+
+  /**
+   * One attempt at registering `userEmail` under `uuid`: undefined when a deletion of the account it found ran at the
+   * same time (the caller tries again). Every write to `users_by_email` is a lightweight transaction, so writes to one
+   * token are ordered: the row's uuid is only ever set by the first insert and removed by a deletion naming it.
+   */
+  async function attempt(userEmail: string, uuid: string): Promise<{ user: User; created: boolean } | undefined> {
     const now = new Date();
     const candidate = { uuid, oid: randomBytes(12).toString('hex') };
     // The lightweight transaction decides the race between two phones registering the same token at once.
@@ -81,7 +93,14 @@ export function createUsersTable(
     const user: User = created
       ? { ...candidate, userEmail, createTs: now, updateTs: now }
       : { ...toUser(row, userEmail), updateTs: now };
-    await cql.write('UPDATE users_by_email SET update_ts = ? WHERE user_email = ?', [now, userEmail]);
+    if (!created) {
+      // Only while the row still names that uuid: a plain update after a deletion would leave a row without one.
+      const touched = await cql.conditional(
+        'UPDATE users_by_email SET update_ts = ? WHERE user_email = ? IF uuid = ?',
+        [now, userEmail, user.uuid],
+      );
+      if (touched.rows[0]?.['[applied]'] !== true) return undefined;
+    }
     await cql.write('INSERT INTO users_by_uuid (uuid, user_email, oid, create_ts, update_ts) VALUES (?, ?, ?, ?, ?)', [
       user.uuid,
       userEmail,
@@ -89,8 +108,35 @@ export function createUsersTable(
       user.createTs,
       now,
     ]);
+    // A deletion marks the uuid before it removes the rows. Marked by now: that deletion may have removed its rows
+    // before the insert above, so this registration takes back what it wrote. Not marked: any deletion marks it later
+    // and removes the rows after that.
+    if (await deleted.isDeletedNow(user.uuid)) {
+      await removeRows(user.uuid, userEmail);
+      return undefined;
+    }
     byEmail.set(userEmail, user);
     return { user, created };
+  }
+
+  /** Registers, again while a deletion of the account it finds runs at the same time; a new account comes of it. */
+  async function registerWith(userEmail: string, uuidOf: () => string) {
+    for (let tries = 0; tries < 5; tries += 1) {
+      const uuid = uuidOf();
+      if (await deleted.isDeletedNow(uuid)) throw new ConflictError(`account ${uuid} was deleted and is not reused`);
+      const done = await attempt(userEmail, uuid);
+      if (done) return done;
+    }
+    throw new ConflictError('the account is being deleted; register again in a moment');
+  }
+
+  async function removeRows(uuid: string, userEmail: string | undefined): Promise<void> {
+    if (userEmail !== undefined) {
+      byEmail.delete(userEmail);
+      // Only the row naming this uuid: the token may have been registered again since, as a new account.
+      await cql.conditional('DELETE FROM users_by_email WHERE user_email = ? IF uuid = ?', [userEmail, uuid]);
+    }
+    await cql.write('DELETE FROM users_by_uuid WHERE uuid = ?', [uuid]);
   }
 
   async function findByUuid(uuid: string): Promise<User | undefined> {
@@ -102,8 +148,8 @@ export function createUsersTable(
   }
 
   return {
-    register: (userEmail) => registerAs(userEmail, randomUUID()),
-    registerAs,
+    register: (userEmail) => registerWith(userEmail, randomUUID),
+    registerAs: (userEmail, uuid) => registerWith(userEmail, () => uuid),
     async findByEmail(userEmail) {
       // A user's uuid never changes once registered, so a process-wide cache spares a read per call; only an account
       // deletion ends it, and the entry's time to live bounds how long another gateway can miss that.
@@ -119,12 +165,8 @@ export function createUsersTable(
       return user;
     },
     async remove(uuid) {
-      const user = await findByUuid(uuid);
-      if (user) {
-        byEmail.delete(user.userEmail);
-        await cql.write('DELETE FROM users_by_email WHERE user_email = ?', [user.userEmail]);
-      }
-      await cql.write('DELETE FROM users_by_uuid WHERE uuid = ?', [uuid]);
+      // A registration that has not yet written the uuid's row finds the deletion's mark and removes its own rows.
+      await removeRows(uuid, (await findByUuid(uuid))?.userEmail);
     },
     async *all({ pageSize = 500 } = {}) {
       for await (const row of cql.iterate(

@@ -67,7 +67,22 @@ export function isoDay(d: CalendarDay): string {
 
 /** Days from 1970-01-01 to `d` (its UTC day number, as the day buckets count). */
 export function dayNumber(d: CalendarDay): number {
-  return Date.UTC(d.year, d.month - 1, d.day) / 1000 / DAY_S;
+  // Date.UTC reads years 0-99 as 1900-1999; setUTCFullYear takes the year as given.
+  const t = new Date(0);
+  t.setUTCFullYear(d.year, d.month - 1, d.day);
+  return t.getTime() / 1000 / DAY_S;
+}
+
+/**
+ * A `YYYY-MM-DD` that names a real day of any year 0001-9999, where parseIsoDay keeps to the years data can have:
+ * for ranges a person types (an export from 0001-01-01 is a question with an empty answer, not an error).
+ */
+export function parseAnyIsoDay(text: string): CalendarDay | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!m) return undefined;
+  const d = { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) };
+  if (d.year < 1 || d.month < 1 || d.month > 12 || d.day < 1 || d.day > daysInMonth(d.year, d.month)) return undefined;
+  return d;
 }
 
 /** Why `value` is not a timestamp in seconds within 0..1e10, or undefined when it is. */

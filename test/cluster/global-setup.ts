@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { clusterContext, clusterEnv, clusterNodes, nodePid } from '../../deploy/local/cluster.js';
 import type {} from '../helpers/global-setup.js';
+import { compiled } from './compiled.js';
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
 
@@ -12,6 +14,10 @@ const repoRoot = resolve(import.meta.dirname, '..', '..');
  * cores), unless ITINERA_CLUSTER_KEEP=1; one that was already running is left as it was.
  */
 export default function setup(project: TestProject): () => Promise<void> {
+  if (!existsSync(compiled('services/gateway/main.ts')))
+    throw new Error(
+      'the cluster suite runs the compiled services: `npm run build` first (`npm run test:cluster` does)',
+    );
   const ctx = clusterContext('java', true);
   const wasRunning = clusterNodes.every((n) => nodePid(ctx, n) !== undefined);
   const stack = (command: string) =>

@@ -14,10 +14,15 @@ import { createTestEnv, type TestEnv } from '../helpers/test-env.js';
 import { Gateways } from './phones.js';
 import { startItinera, type Itinera } from './services.js';
 
-export const PHONES = Number(process.env['ITINERA_CLUSTER_PHONES'] ?? 50);
 /**
- * Entries per put and the pause between a phone's puts: at most 83 entries/s from fifty phones. At 250 entries/s
- * the three Cassandra nodes alone (quorum reads of the trip builders above all, and a restarted node's JIT) took both
+ * Phones pushing at once: 25 by default (`npm run test:cluster`, CI), 50 in `npm run test:cluster:full`. The cores
+ * are the limit: with fifty phones the machine had no idle time at all during the suite, and a broker that starts in
+ * 9 s on a quiet machine took 60-80 s to start beside the load, a Cassandra node 95-140 s.
+ */
+export const PHONES = Number(process.env['ITINERA_CLUSTER_PHONES'] ?? 25);
+/**
+ * Entries per put and the pause between a phone's puts: at most 83 entries/s from fifty phones (42 from 25). At
+ * 250 entries/s the three Cassandra nodes alone (quorum reads of the trip builders above all, and a restarted node's JIT) took both
  * cores, and a killed node needed 2-4 minutes to start beside them instead of half a minute; at 125 entries/s CI's
  * machine still took 150-235 s to bring a killed node back, and the suite 47 of CI's 90 minutes.
  */
@@ -27,7 +32,7 @@ export const PACE = {
 };
 
 /**
- * Phone `p`'s pace, its first put delayed by its share of the pause: fifty puts in one wave every pause would make
+ * Phone `p`'s pace, its first put delayed by its share of the pause: every phone's put in one wave every pause would make
  * every gap between acknowledgements a pause long, hiding the gaps a fault makes.
  */
 export const paceOf = (p: number) => ({ ...PACE, startAfterMs: (p / PHONES) * PACE.pauseMs });

@@ -4,12 +4,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { GroupId } from '../../shared/events/index.js';
 import { freePort } from '../helpers/free-port.js';
+import { compiled } from './compiled.js';
 import { serviceEnv, type TestEnv } from '../helpers/test-env.js';
-
-const repoRoot = resolve(import.meta.dirname, '..', '..');
 
 /**
  * How a running service shows it is serving: a gateway answers /health at `url`; a worker's Kafka client is a member
@@ -63,7 +62,7 @@ export function supervise(
     starts += 1;
     running = true;
     const out = openSync(outFile, 'a');
-    child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, script), ...args], {
+    child = spawn(process.execPath, [compiled(script), ...args], {
       env,
       stdio: ['ignore', out, out],
     });

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { z } from 'zod';
 import { ForbiddenError, ValidationError } from '../../../shared/errors/index.js';
+import { requireJsonType } from '../../../shared/http/index.js';
 import type { ConsoleRoute } from './route-table.js';
 
 /** A request part checked against its schema; a mismatch is a 400 listing each problem, and nothing runs. */
@@ -20,6 +21,8 @@ export function consoleRouter(routes: readonly ConsoleRoute[]): Router {
     router[r.method](r.path, async (ctx) => {
       if (r.operator && ctx.state.operator?.role !== 'operator')
         throw new ForbiddenError('this action needs the operator role');
+      // The web client sends every POST as JSON; a form or text/plain POST is what a cross-site page could send.
+      if (r.method === 'post') requireJsonType(ctx);
       const body = r.body ? (ctx.request as { body?: unknown }).body : undefined;
       ctx.body = await r.handle({
         params: parsed(r.params, ctx.params, 'path'),

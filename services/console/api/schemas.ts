@@ -190,11 +190,26 @@ export const DeadLetter = DeadLetterRef.extend({
 
 export const DeadLetterList = z.object({ rows: z.array(DeadLetter) }).meta({ id: 'DeadLetterList' });
 
+/**
+ * Which of two fields says who a bulk action is for: exactly one, so "all" is always said, never inferred from a
+ * field left out (a client that lost its selection must not replay or rebuild everything).
+ */
+const exactlyOne =
+  <T extends Record<string, unknown>>(a: keyof T & string, b: keyof T & string) =>
+  (value: T, ctx: z.core.$RefinementCtx<T>) => {
+    if ((value[a] === undefined) === (value[b] === undefined))
+      ctx.addIssue({ code: 'custom', path: [a], message: `give exactly one of ${a} and ${b}` });
+  };
+
 export const ReplayRequest = z
   .object({
-    /** The dead letters to replay; omitted: all of them. */
-    selection: z.array(DeadLetterRef).max(10_000).optional(),
+    /** The dead letters to replay. */
+    selection: z.array(DeadLetterRef).min(1).max(10_000).optional(),
+    /** `true`: every dead letter. */
+    all: z.literal(true).optional(),
   })
+  .strict()
+  .superRefine(exactlyOne('selection', 'all'))
   .meta({ id: 'ReplayRequest' });
 
 export const TopicReplayRequest = z
@@ -208,11 +223,15 @@ export const TopicReplayRequest = z
 
 export const ResetRequest = z
   .object({
-    /** One user; omitted: everyone. */
+    /** One user. */
     userId: userId.optional(),
+    /** `true`: every participant. */
+    everyone: z.literal(true).optional(),
     from: isoDate.optional(),
     dryRun: z.boolean().default(true),
   })
+  .strict()
+  .superRefine(exactlyOne('userId', 'everyone'))
   .meta({ id: 'ResetRequest' });
 
 export const ResetPlan = z

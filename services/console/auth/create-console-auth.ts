@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import helmet from 'koa-helmet';
-import type { Config } from '../../../shared/config/index.js';
+import { randomBytes } from 'node:crypto';
+import { isLoopbackHost, type Config } from '../../../shared/config/index.js';
 import { ConfigError } from '../../../shared/errors/index.js';
 import type { Logger } from '../../../shared/logger/index.js';
 import { consoleCspDirectives } from './content-security-policy.js';
@@ -35,6 +36,7 @@ export function createConsoleAuth({
   log?: Logger;
 }): ConsoleAuth {
   refuseDevelopmentSecrets(config);
+  const sessionKeys = config.sessionKeys.length > 0 ? config.sessionKeys : [randomSessionKey(log)];
   const https = new URL(config.publicUrl).protocol === 'https:';
   const oidc = createOidcClient(config);
   return {
@@ -52,7 +54,7 @@ export function createConsoleAuth({
         // never the page's path and query, which name participants and days.
         referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
       }),
-      sessionMiddleware({ sessionKeys: config.sessionKeys, secure: https }),
+      sessionMiddleware({ sessionKeys, secure: https }),
       loginRoutes({ oidc, rules: config.oidc, audit, log }),
       gate(),
       logoutRoute({ audit }),
@@ -65,11 +67,22 @@ const DEVELOPMENT_SESSION_KEY = 'itinera-development-only-session-key';
 const DEVELOPMENT_CLIENT_SECRET = 'itinera-development-only-secret';
 
 /**
- * The committed development session key signs cookies anyone could forge, and the development provider logs anyone
- * in: both are refused at start-up unless the console and its issuer are on this machine's loopback address.
+ * A signing key nobody else knows, for a console given none: shipping a key in the repository would let anyone who
+ * reads it forge an operator's cookie. The price is that sessions do not survive a restart, which the log says.
+ */
+function randomSessionKey(log: Logger): string {
+  log.warn('No console.session_keys (CONSOLE_SESSION_KEYS): signing sessions with a random key; they end on restart');
+  return randomBytes(32).toString('base64url');
+}
+
+/**
+ * The development session key signs cookies anyone could forge, the development client secret is public, and the
+ * development provider logs anyone in: each is refused at start-up unless the console listens only on this machine's
+ * loopback address and both its public URL and its issuer are loopback too (a console on 0.0.0.0 is reachable from
+ * the network whatever URL it advertises).
  */
 export function refuseDevelopmentSecrets(config: Config['console']): void {
-  const local = isLoopbackUrl(config.publicUrl) && isLoopbackUrl(config.oidc.issuer);
+  const local = isLoopbackHost(config.host) && isLoopbackUrl(config.publicUrl) && isLoopbackUrl(config.oidc.issuer);
   if (local) return;
   if (config.sessionKeys.includes(DEVELOPMENT_SESSION_KEY))
     throw new ConfigError(
@@ -79,6 +92,6 @@ export function refuseDevelopmentSecrets(config: Config['console']): void {
     throw new ConfigError('console.oidc.client_secret is the development secret: set your provider’s client secret');
   if (config.oidc.devProvider)
     throw new ConfigError(
-      'console.oidc.dev_provider logs anyone in: it runs only with a loopback issuer and public_url',
+      'console.oidc.dev_provider logs anyone in: it runs only with a loopback host, issuer and public_url',
     );
 }

@@ -1,6 +1,6 @@
 import { getDefaultHighWaterMark } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { csvStream } from './csv-stream.js';
+import { csvStream, neutralised } from './csv-stream.js';
 
 describe('csvStream', () => {
   it('pulls from its source only as fast as it is read', async () => {
@@ -51,5 +51,34 @@ describe('csvStream', () => {
         }
       })(),
     ).rejects.toThrow('Cassandra went away');
+  });
+});
+
+describe('neutralised', () => {
+  it('keeps a spreadsheet from running a text cell as a formula, and leaves values alone', async () => {
+    const rows = [
+      { label: '=HYPERLINK("http://evil.example","x")', n: -3 },
+      { label: '+1+1', n: 0 },
+      { label: '-2+3', n: 1.5 },
+      { label: '@SUM(A1)', n: 2 },
+      { label: '\tcmd', n: 3 },
+      { label: '\rcmd', n: 4 },
+      { label: 'walk = fun', n: 5 },
+    ];
+    let text = '';
+    for await (const chunk of csvStream(
+      ['label', 'n'],
+      (async function* () {
+        yield* rows;
+      })(),
+      (r) => [r],
+    ))
+      text += String(chunk);
+    // Each line after the header: the label cell (quoted when it holds a quote, a comma or a line break), then n.
+    const lines = text.split('\n').slice(1, -1);
+    const firstCharOfLabel = lines.map((line) => line.replace(/^"/, '').charAt(0));
+    expect(firstCharOfLabel).toEqual(["'", "'", "'", "'", "'", "'", 'w']);
+    expect(lines.map((line) => line.slice(line.lastIndexOf(',') + 1))).toEqual(['-3', '0', '1.5', '2', '3', '4', '5']);
+    expect(neutralised({ a: 'fine', b: 7 })).toEqual({ a: 'fine', b: 7 });
   });
 });

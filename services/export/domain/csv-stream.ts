@@ -46,13 +46,31 @@ async function pump<T>(
     for await (const item of source) {
       for (const row of rowsOf(item)) {
         if (csv.destroyed) return;
-        if (!csv.write(row)) await writableAgain(csv);
+        if (!csv.write(neutralised(row))) await writableAgain(csv);
       }
     }
     if (!csv.destroyed) csv.end();
   } catch (error) {
     csv.destroy(error instanceof Error ? error : new Error(String(error)));
   }
+}
+
+/** First characters that make a spreadsheet read a cell as a formula (OWASP, CSV injection). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * The row with every text cell that a spreadsheet would run as a formula (a label or a token starting with `=`, `+`,
+ * `-`, `@`, a tab or a carriage return) prefixed with `'`, which spreadsheets show as text and do not evaluate.
+ * Numbers are written as numbers: a negative one is a value, not a formula.
+ */
+export function neutralised(row: CsvRow): CsvRow {
+  let out: CsvRow | undefined;
+  for (const [key, value] of Object.entries(row)) {
+    if (typeof value !== 'string' || !FORMULA_START.test(value)) continue;
+    out ??= { ...row };
+    out[key] = `'${value}`;
+  }
+  return out ?? row;
 }
 
 /** Resolves once the stream wants more, or once it is closed (then nobody will drain it and the pump must stop). */

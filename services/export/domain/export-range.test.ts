@@ -43,7 +43,19 @@ describe('parseExportRange', () => {
     ).toBe(3289);
   });
 
+  it('answers every real calendar date, the first and last years included, as the dates asked', () => {
+    const first = parseExportRange({ start_date: '0001-01-01', end_date: '0001-01-02' }, '2026-01-01');
+    expect(first).toMatchObject({ fromDate: '0001-01-01', toDate: '0001-01-02', days: 2 });
+    expect(first.fromTs).toBe(Date.parse('0001-01-01T00:00:00Z') / 1000);
+    const last = parseExportRange({ start_date: '9999-12-31', end_date: '9999-12-31' }, '2026-01-01');
+    expect(last).toMatchObject({ fromDate: '9999-12-31', toDate: '9999-12-31', days: 1 });
+    expect(last.toTs).toBe(Date.parse('9999-12-31T00:00:00Z') / 1000 + 86_400 - 1e-6);
+    expect(parseExportRange({ end_date: '0050-03-01' }, '2026-01-01').fromDate).toBe('0050-01-31');
+  });
+
   it.each([
+    [{ start_date: '0000-01-01' }, 'start_date'],
+    [{ start_date: '1900-02-29' }, 'start_date'],
     [{ start_date: '2003-02-31' }, 'start_date'],
     [{ end_date: '2016-8-10' }, 'end_date'],
     [{ end_date: 20160810 }, 'end_date'],

@@ -1,5 +1,5 @@
 import { ValidationError } from '../../../shared/errors/index.js';
-import { dayNumber, isoDay, parseIsoDay } from '../../../shared/time/index.js';
+import { dayNumber, isoDay, parseAnyIsoDay } from '../../../shared/time/index.js';
 
 const DAY_S = 86_400;
 
@@ -70,7 +70,7 @@ export function utcDate(nowMs: number): string {
 }
 
 function dayOf(value: unknown, field: string): number {
-  const parsed = typeof value === 'string' ? parseIsoDay(value) : undefined;
+  const parsed = typeof value === 'string' ? parseAnyIsoDay(value) : undefined;
   if (!parsed)
     throw new ValidationError(`${field} must be an existing date YYYY-MM-DD, got ${String(value).slice(0, 40)}`, {
       details: { field },

@@ -54,7 +54,7 @@ describe('tripsCsv on e-mission expected composite trips', () => {
 });
 
 describe('tripsCsv with labels that need quoting', () => {
-  it('reads commas, quotes, newlines and <&> back unchanged', async () => {
+  it('reads commas, quotes, newlines and <&> back unchanged, and a formula as text', async () => {
     const trip: CompositeTrip = {
       _id: { $oid: 'tricky' },
       data: {
@@ -78,7 +78,8 @@ describe('tripsCsv with labels that need quoting', () => {
       end_fmt_time: '',
       mode_confirm: TRICKY,
       purpose_confirm: `"${TRICKY}"`,
-      replaced_mode_confirm: '=1+1',
+      // A formula reads back as text, with the quote that keeps a spreadsheet from running it (csv-stream.ts).
+      replaced_mode_confirm: "'=1+1",
       modes: '',
       notes: '1',
       untracked: 'false',

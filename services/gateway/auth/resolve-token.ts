@@ -115,10 +115,11 @@ export async function authenticateToken(
 }
 
 /**
- * The token as it may appear in a log file: whole in development mode, where it is a user name; otherwise a
- * short digest, since it is a credential (and in `secret` mode its start is the shared secret itself). The
- * digest still lets an operator tell users apart and match a phone's token to its log lines.
+ * The token as it may appear in a log file: a short digest in every mode. A token is a credential (in `secret` mode
+ * its start is the shared secret itself) or, in development mode, an e-mail that a deletion must not leave behind in
+ * the logs. The digest still lets an operator tell users apart and match a phone's token to its log lines
+ * (`echo -n <token> | sha256sum`).
  */
-export function loggableToken(userEmail: string, auth: Config['webserver']): string {
-  return auth.auth === 'skip' ? userEmail : `sha256:${sha256(userEmail).toString('hex').slice(0, 12)}`;
+export function loggableToken(userEmail: string): string {
+  return `sha256:${sha256(userEmail).toString('hex').slice(0, 12)}`;
 }

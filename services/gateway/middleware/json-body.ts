@@ -1,15 +1,9 @@
 import { bodyParser } from '@koa/bodyparser';
 import type { Context, Middleware } from 'koa';
-import {
-  isAppError,
-  PayloadTooLargeError,
-  UnsupportedMediaTypeError,
-  ValidationError,
-} from '../../../shared/errors/index.js';
 import { jsonObject } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
 import { isPutRoute } from './put-body.js';
-import { requireJsonType } from './require-json.js';
+import { bodyParserError, requireJsonType } from '../../../shared/http/index.js';
 
 export interface JsonBodyOptions {
   /** The largest body a route takes, by route template: the parser's `jsonLimit` for it. */
@@ -34,7 +28,7 @@ export function parseJsonBody({ limitFor }: JsonBodyOptions): Middleware<Gateway
         detectJSON: () => true,
         jsonLimit: limit,
         onError: (err) => {
-          throw asAppError(err);
+          throw bodyParserError(err);
         },
       });
       parsers.set(limit, parser);
@@ -60,28 +54,4 @@ export function parseJsonBody({ limitFor }: JsonBodyOptions): Middleware<Gateway
       await next();
     });
   };
-}
-
-/**
- * The parser's errors as AppErrors: by raw-body's documented `type` codes and the JSON parser's SyntaxError, never
- * by message. A bound of body-limits.ts comes through as the AppError it is; anything else is a bug (500).
- */
-function asAppError(err: unknown): unknown {
-  if (isAppError(err)) return err;
-  if (err instanceof SyntaxError) return new ValidationError(`request body is not valid JSON: ${err.message}`);
-  switch ((err as { type?: unknown }).type) {
-    case 'entity.too.large':
-      return new PayloadTooLargeError('request body exceeds the limit of its route', { cause: err });
-    case 'request.size.invalid':
-      return new ValidationError('the request body is not as long as its Content-Length says', { cause: err });
-    case 'request.aborted':
-      return new ValidationError('the client closed the connection before the body ended', { cause: err });
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return new UnsupportedMediaTypeError('the request body has an encoding or charset the gateway cannot read', {
-        cause: err,
-      });
-    default:
-      return err;
-  }
 }

@@ -6,7 +6,7 @@ import { MAX_ENTRIES_PER_PUT } from '../domain/put-entries.js';
 import { entryTexts, locatePutList } from '../domain/put-layout.js';
 import { jsonObject } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
-import { requireJsonType } from './require-json.js';
+import { requireJsonType } from '../../../shared/http/index.js';
 
 /** The routes that carry phone data: their bodies are read here, not by @koa/bodyparser (see README, "Puts"). */
 export const PUT_ROUTES: ReadonlySet<string> = new Set(['/usercache/put', '/usercache/putone']);

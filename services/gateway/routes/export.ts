@@ -4,7 +4,7 @@ import { attachmentFileName, EXPORT_FORMATS, isExportFormat } from '../../export
 import { parseExportRange, utcDate } from '../../export/domain/export-range.js';
 import { bodyOf } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
-import { identifyUser, type IdentifyDeps } from './identify-user.js';
+import { identifyUser, requireRealAuth, type IdentifyDeps } from './identify-user.js';
 import type { UserExports } from './stores.js';
 
 export interface ExportDeps extends IdentifyDeps {
@@ -25,6 +25,7 @@ export function exportRoutes(deps: ExportDeps): Router<GatewayState> {
   const router = new Router<GatewayState>();
 
   router.post('/export/:format', async (ctx) => {
+    requireRealAuth(deps, 'export');
     const format = ctx.params['format'] ?? '';
     if (!isExportFormat(format))
       throw new NotFoundError(`no export as ${format.slice(0, 40)}; use one of ${FORMAT_LIST}`);

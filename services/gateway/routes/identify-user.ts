@@ -1,5 +1,5 @@
 import type { ParameterizedContext } from 'koa';
-import type { Config } from '../../../shared/config/index.js';
+import { isLoopbackHost, type Config } from '../../../shared/config/index.js';
 import { ForbiddenError } from '../../../shared/errors/index.js';
 import { authenticateToken, type TokenChecks } from '../auth/resolve-token.js';
 import type { GatewayState } from '../gateway-state.js';
@@ -22,6 +22,18 @@ export async function identifyUser(ctx: ParameterizedContext<GatewayState>, deps
   if (!user) throw new ForbiddenError('token is valid, but no account found for user');
   ctx.state.userUuid = user.uuid;
   return user;
+}
+
+/**
+ * Deletion and export are refused outright when tokens are e-mails (auth `skip`) and the gateway listens beyond
+ * loopback: there, knowing someone's e-mail would be enough to erase or download their data. Even an operator who
+ * allowed `skip-auth` off loopback (ITINERA_ALLOW_INSECURE) gets only the reversible calls.
+ */
+export function requireRealAuth(deps: IdentifyDeps, action: string): void {
+  if (deps.auth.auth === 'skip' && !isLoopbackHost(deps.auth.host))
+    throw new ForbiddenError(
+      `${action} needs real authentication: this server takes tokens as e-mails (auth skip) and is reachable from the network`,
+    );
 }
 
 /** Mongo-style UUID as the phone reads it: `{"$uuid": "<32 hex>"}`. */

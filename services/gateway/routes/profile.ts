@@ -4,7 +4,7 @@ import { parseProfileUpdate } from '../domain/parse-profile-update.js';
 import { bodyOf } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
 import type { AccountDeletion, PipelineStateReader, ProfileStore } from './stores.js';
-import { bsonUuid, identifyUser, type IdentifyDeps } from './identify-user.js';
+import { bsonUuid, identifyUser, requireRealAuth, type IdentifyDeps } from './identify-user.js';
 import type { WebLog } from '../web-log.js';
 
 export function profileRoutes(
@@ -29,9 +29,7 @@ export function profileRoutes(
       });
     }
     // The END line of this call carries no uuid: the spec observes it so, the user being created by the call.
-    deps.webLog.debug(
-      `retUUID = ${user.uuid} for user_email = ${loggableToken(userEmail, deps.auth)} (created = ${created})`,
-    );
+    deps.webLog.debug(`retUUID = ${user.uuid} for user_email = ${loggableToken(userEmail)} (created = ${created})`);
     ctx.body = { uuid: user.uuid };
   });
 
@@ -64,6 +62,7 @@ export function profileRoutes(
    * Afterwards the token answers 403; calling /profile/create with it starts a new, empty account.
    */
   router.post('/profile/delete', async (ctx) => {
+    requireRealAuth(deps, 'account deletion');
     const user = await identifyUser(ctx, deps);
     const { timeseriesPartitions, documents, tookMs } = await deps.accounts.delete(user.uuid);
     ctx.body = { deleted: true, timeseries_partitions: timeseriesPartitions, documents, took_ms: tookMs };

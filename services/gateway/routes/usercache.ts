@@ -88,7 +88,7 @@ export function usercacheRoutes(deps: UsercacheDeps): Router<GatewayState> {
     const user = await identifyUser(ctx, deps);
     const records = recordsOf(user.uuid, source);
     deps.webLog.debug(
-      `user_email = ${loggableToken(user.userEmail, deps.auth)} -> uuid = ${user.uuid}, ${records.length} entries`,
+      `user_email = ${loggableToken(user.userEmail)} -> uuid = ${user.uuid}, ${records.length} entries`,
     );
     if (records.length === 0) {
       deps.webLog.info(`For ${user.uuid}, no entries to put`);

@@ -113,7 +113,7 @@ $('[data-testid="replay-selected"]').addEventListener('click', () => {
 $('[data-testid="replay-all"]').addEventListener('click', () => {
   const total = $('[data-testid="dead-letter-total"]').textContent;
   if (!confirm(`Replay ALL dead letters (${total})?`)) return;
-  void runJob(() => post('dead-letters/replay', {}));
+  void runJob(() => post('dead-letters/replay', { all: true }));
 });
 $('#filter').addEventListener('submit', (e) => {
   e.preventDefault();

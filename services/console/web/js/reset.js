@@ -14,8 +14,7 @@ let running = false;
 /** The request the form describes (without dryRun). */
 function request() {
   const everyone = form.elements.scope.value === 'all';
-  const body = {};
-  if (!everyone) body.userId = userInput.value.trim().toLowerCase();
+  const body = everyone ? { everyone: true } : { userId: userInput.value.trim().toLowerCase() };
   if (fromInput.value) body.from = fromInput.value;
   return body;
 }

@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
-import { UnsupportedMediaTypeError } from '../../../shared/errors/index.js';
+import { UnsupportedMediaTypeError } from '../errors/index.js';
 
 /**
- * Every body the gateway reads is declared JSON (`application/json`, as the phone app sends it). A web page can
+ * Every body the gateway and the console read is declared JSON (`application/json`, as the phone app sends it). A web page can
  * POST `text/plain`, a form or multipart to any origin without the browser asking first (no CORS preflight), but
  * not `application/json`: refusing every other type (415) means no page a participant happens to visit can put,
  * label or delete through their browser.

@@ -1,0 +1,2 @@
+export * from './require-json.js';
+export * from './body-parser-error.js';
