@@ -34,9 +34,10 @@ function envFile(ctx: ClusterContext): string {
 /**
  * Starts what is stopped: the three brokers together (a KRaft quorum needs two voters to elect a leader) while the
  * Cassandra nodes start one after another, the seed first (a node joins the ring through the ones already up);
- * then the registry; then provisions topics, keyspace and subjects with replication 3.
+ * the registry beside them; then, unless `provision` is false, provisions topics, keyspace and subjects with
+ * replication 3.
  */
-export async function clusterUp(ctx: ClusterContext): Promise<void> {
+export async function clusterUp(ctx: ClusterContext, { provision: provisions = true } = {}): Promise<void> {
   const t0 = Date.now();
   mkdirSync(ctx.clusterDir, { recursive: true });
   for (const node of clusterNodes) await checkFree(ctx, node);
@@ -49,19 +50,22 @@ export async function clusterUp(ctx: ClusterContext): Promise<void> {
   const cassandra = (async () => {
     for (const n of clusterNodes.filter((x) => x.kind === 'cassandra')) started(n, await startNode(ctx, n));
   })();
-  await Promise.all([kafka, cassandra]);
-  started(clusterNode('registry'), await startNode(ctx, clusterNode('registry')));
+  // The registry keeps its schemas in a file of its own (H2): it needs neither Kafka nor Cassandra to start.
+  const registry = (async () => started(clusterNode('registry'), await startNode(ctx, clusterNode('registry'))))();
+  await Promise.all([kafka, cassandra, registry]);
   const brokers = clusterEnv()['KAFKA_BROKERS']!.split(',');
   const deadline = Date.now() + 60_000;
   while ((await registeredBrokers(brokers)) !== CLUSTER_SIZE) {
     if (Date.now() > deadline) throw new StackError(`fewer than ${CLUSTER_SIZE} brokers registered after 60 s`);
     await new Promise((r) => setTimeout(r, 500));
   }
-  const report = await provision(clusterConfig());
-  say(
-    ctx,
-    `provisioned: ${report.topics} topics (replication 3, min.insync.replicas 2), keyspace RF 3, schema version ${report.schemaVersion}, ${report.subjects} Avro subjects`,
-  );
+  if (provisions) {
+    const report = await provision(clusterConfig());
+    say(
+      ctx,
+      `provisioned: ${report.topics} topics (replication 3, min.insync.replicas 2), keyspace RF 3, schema version ${report.schemaVersion}, ${report.subjects} Avro subjects`,
+    );
+  }
   const env = clusterEnv();
   writeFileSync(
     envFile(ctx),

@@ -9,7 +9,9 @@
  *
  * With `--nodes 3` each command acts on the local three-node cluster instead (deploy/local/cluster.ts: three brokers,
  * three Cassandra nodes and a registry on 127.0.0.2-4, replication 3), which runs beside the single-node stack:
- *   npm run stack -- up --nodes 3 | down --nodes 3 [--wipe] | status --nodes 3 | logs --nodes 3 cassandra-2
+ *   npm run stack -- up --nodes 3 [--no-provision] | down --nodes 3 [--wipe] | status --nodes 3 | logs --nodes 3 cassandra-2
+ * (`--no-provision`: the servers only, for a caller that provisions keyspaces and topics of its own, as the cluster
+ * suite does.)
  *
  * `npm run stack` runs the build (node dist/deploy/local/stack.js); the tests and the benchmark run this source
  * through tsx (npx tsx deploy/local/stack.ts up), which does the same.
@@ -131,7 +133,7 @@ async function cluster(command: string, rest: string[]): Promise<number> {
   const quiet = rest.includes('--quiet');
   switch (command) {
     case 'up':
-      await clusterUp(clusterContext(findJava(), quiet));
+      await clusterUp(clusterContext(findJava(), quiet), { provision: !rest.includes('--no-provision') });
       return 0;
     case 'down':
       await clusterDown(clusterContext('java', quiet), rest.includes('--wipe'));

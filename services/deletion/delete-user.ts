@@ -1,3 +1,5 @@
+import pLimit from 'p-limit';
+import { OverloadedError } from '../../shared/errors/index.js';
 import type { Logger } from '../../shared/logger/index.js';
 import type { DeletedBy, DeletedUsersTable, UserStore } from '../../shared/tables/index.js';
 import type { ErasureCounts, UserErasure } from './user-erasure.js';
@@ -35,4 +37,21 @@ export async function deleteUser(
   // The uuid names no one once the account is gone; the actor is the operator's login, never a participant's.
   deps.audit.info('Account deleted', { audit: 'account-deleted', ...report, ...(actor ? { actor } : {}) });
   return report;
+}
+
+/**
+ * Deletions through `remove`, a few at a time (each walks every table of a user): `atOnce` run, `queued` wait, and
+ * one more is refused with an OverloadedError (503 with Retry-After), so a burst of deletions cannot take the
+ * Cassandra reads the phones need.
+ */
+export function boundedDeletions<T>(
+  remove: (userId: string) => Promise<T>,
+  { atOnce = 2, queued = 8 }: { atOnce?: number; queued?: number } = {},
+): (userId: string) => Promise<T> {
+  const limit = pLimit(atOnce);
+  return (userId) => {
+    if (limit.activeCount + limit.pendingCount >= atOnce + queued)
+      return Promise.reject(new OverloadedError('too many account deletions at once; retry later'));
+    return limit(() => remove(userId));
+  };
 }

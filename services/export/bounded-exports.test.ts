@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OverloadedError } from '../../shared/errors/index.js';
+import { ConflictError, OverloadedError } from '../../shared/errors/index.js';
 import { createBoundedExports } from './bounded-exports.js';
 import type { ExportRequest } from './export-user.js';
 import type { ExportSources } from './sources.js';
@@ -21,13 +21,13 @@ describe('createBoundedExports', () => {
   it('streams a few at once, lets a few wait for the first to finish, refuses the rest', async () => {
     const exports = createBoundedExports(endless, { exportsAtOnce: 2, exportsQueued: 1 });
     const first = await exports.open(request);
-    const second = await exports.open({ ...request, format: 'ndjson' });
+    const second = await exports.open({ ...request, userId: 'u2', format: 'ndjson' });
     let thirdStarted = false;
-    const third = exports.open(request).then((e) => {
+    const third = exports.open({ ...request, userId: 'u3' }).then((e) => {
       thirdStarted = true;
       return e;
     });
-    await expect(exports.open(request)).rejects.toBeInstanceOf(OverloadedError);
+    await expect(exports.open({ ...request, userId: 'u4' })).rejects.toBeInstanceOf(OverloadedError);
     await tick();
     expect(thirdStarted).toBe(false);
 
@@ -49,5 +49,17 @@ describe('createBoundedExports', () => {
     const noSecret = { ...request, deidentify: { secret: '', radiusM: 100 } };
     await expect(exports.open(noSecret)).rejects.toThrow(/secret/);
     (await exports.open(request)).body.destroy();
+  });
+
+  it('gives one user one export at a time, and the next once the first has ended', async () => {
+    const exports = createBoundedExports(endless, { exportsAtOnce: 2, exportsQueued: 2 });
+    const first = await exports.open(request);
+    await expect(exports.open({ ...request, format: 'ndjson' })).rejects.toBeInstanceOf(ConflictError);
+    const other = await exports.open({ ...request, userId: 'someone else' });
+    first.body.destroy();
+    await tick();
+    const again = await exports.open(request);
+    again.body.destroy();
+    other.body.destroy();
   });
 });

@@ -1,6 +1,6 @@
 import { finished } from 'node:stream';
 import pLimit from 'p-limit';
-import { OverloadedError } from '../../shared/errors/index.js';
+import { ConflictError, OverloadedError } from '../../shared/errors/index.js';
 import { exportUser, type ExportRequest, type UserExport } from './export-user.js';
 import type { ExportSources } from './sources.js';
 
@@ -18,8 +18,9 @@ export interface ExportBounds {
 export interface BoundedExports {
   /**
    * The export, once a slot is free: the slot is held until its body has ended or been destroyed (the client
-   * read it all, or went away), not only until it starts. Throws an OverloadedError when `exportsAtOnce` run and
-   * `exportsQueued` wait already.
+   * read it all, or went away), not only until it starts. One user has one export at a
+   * time (a ConflictError for a second). Throws an OverloadedError when `exportsAtOnce` run and `exportsQueued` wait
+   * already.
    */
   open(request: ExportRequest): Promise<UserExport>;
 }
@@ -29,6 +30,8 @@ export function createBoundedExports(
   { exportsAtOnce = 2, exportsQueued = 4 }: ExportBounds = {},
 ): BoundedExports {
   const slots = pLimit(exportsAtOnce);
+  /** Users with an export waiting or streaming. */
+  const busyUsers = new Set<string>();
   /** Resolves, in its turn, with the function that frees the slot. */
   const slot = () =>
     new Promise<() => void>((admitted) => {
@@ -36,11 +39,18 @@ export function createBoundedExports(
     });
   return {
     async open(request) {
+      if (busyUsers.has(request.userId))
+        throw new ConflictError('an export of yours is still running; ask again once it has finished');
       if (slots.activeCount + slots.pendingCount >= exportsAtOnce + exportsQueued)
         throw new OverloadedError('the gateway is busy with other exports; retry later', {
           details: { running: slots.activeCount, waiting: slots.pendingCount },
         });
-      const release = await slot();
+      busyUsers.add(request.userId);
+      const releaseSlot = await slot();
+      const release = () => {
+        busyUsers.delete(request.userId);
+        releaseSlot();
+      };
       let opened: UserExport;
       try {
         opened = exportUser(sources, request);

@@ -7,6 +7,7 @@ import { callLog } from './middleware/call-log.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { BodyBudget } from './middleware/body-budget.js';
 import { limitBody } from './middleware/body-limits.js';
+import type { RateLimits } from './rate-limits.js';
 import { parseJsonBody } from './middleware/json-body.js';
 import { normalizePath } from './middleware/normalize-path.js';
 import { gatewayMetrics } from './middleware/prometheus.js';
@@ -48,6 +49,8 @@ export interface GatewayDeps {
   accounts: AccountDeletion;
   /** Users' downloads of their own data (`/export/:format`), a few at a time. */
   exports: UserExports;
+  /** Allowances per address and token for registration, deletion and export. */
+  rateLimits: RateLimits;
   webLog: WebLog;
   probes: Record<string, DependencyProbe>;
   /** Where START/END lines and exception stacks go. @defaultValue process.stdout */
@@ -82,6 +85,7 @@ export function createApp(deps: GatewayDeps): Koa<GatewayState> {
       pipeline: deps.pipeline,
       webLog: deps.webLog,
       accounts: deps.accounts,
+      rateLimits: deps.rateLimits,
     }),
     customLabelRoutes({ ...identify, labels: deps.customLabels }),
     usercacheRoutes({
@@ -93,11 +97,14 @@ export function createApp(deps: GatewayDeps): Koa<GatewayState> {
     }),
     resultRoutes({ ...identify, diary: deps.diary, timeseries: deps.timeseries, pipeline: deps.pipeline, limits: web }),
     metricsRoutes({ ...identify, diary: deps.diary, limits: web }),
-    exportRoutes({ ...identify, exports: deps.exports }),
+    exportRoutes({ ...identify, exports: deps.exports, rateLimits: deps.rateLimits }),
   ];
 
   const app = new Koa<GatewayState>();
   app.proxy = true;
+  // The client's address is the one the nearest proxy saw (the last X-Forwarded-For entry), which a client cannot
+  // forge by sending a header of its own through that proxy.
+  app.maxIpsCount = 1;
   app.use(normalizePath({ knownRoots: PHONE_ROOTS }));
   const logged = callLog({ webLog: deps.webLog, stdout });
   app.use(async (ctx, next) => (MONITORING_PATHS.has(ctx.path) ? next() : logged(ctx, next)));

@@ -15,12 +15,13 @@ import { createCassandraProfileStore } from './store/cassandra-profile-store.js'
 import { createPipelineStateReader } from './store/cassandra-pipeline-state-reader.js';
 import { createConsoleTokensTable, createDeletedUsersTable, createUsersTable } from '../../shared/tables/index.js';
 import { createLogger } from '../../shared/logger/index.js';
-import { deleteUser } from '../deletion/delete-user.js';
+import { boundedDeletions, deleteUser } from '../deletion/delete-user.js';
 import { createBoundedExports } from '../export/bounded-exports.js';
 import { createExportSources } from '../export/sources.js';
 import { createUserErasure } from '../deletion/user-erasure.js';
 import type { WebLog } from './web-log.js';
 import { createRefusalLog } from './auth/refusal-log.js';
+import { createRateLimits } from './rate-limits.js';
 
 /** Kafka producers a gateway publishes puts through (see createPublisherPool). */
 const PRODUCERS = 4;
@@ -69,7 +70,8 @@ export function composeGateway({ config, cassandra, kafka, webLog, sendTimeoutMs
       config,
       users,
       tokens: { isIssued: (token) => consoleTokens.isIssued(token), refused: refusals.refused },
-      accounts: { delete: (userId) => deleteUser(deletion, userId, 'user') },
+      accounts: { delete: boundedDeletions((userId) => deleteUser(deletion, userId, 'user')) },
+      rateLimits: createRateLimits(),
       profiles: createCassandraProfileStore(cql),
       customLabels: createCassandraCustomLabelStore(cql),
       documents: createCassandraDocumentReader(cql),

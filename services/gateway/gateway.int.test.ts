@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKafka } from '../../shared/kafka/index.js';
 import { startGateway, type RunningGateway } from '../../test/helpers/gateway.js';
+import { createUsersTable } from '../../shared/tables/index.js';
+import { createRateLimits, DEFAULT_ALLOWANCES } from './rate-limits.js';
 import { readTopic, topicSize } from '../../test/helpers/read-topic.js';
 import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
 
@@ -43,6 +45,44 @@ describe('profile and auth', () => {
     const second = await registered('alice@example.org');
     expect(first).toMatch(/^[0-9a-f-]{36}$/);
     expect(second).toBe(first);
+  });
+
+  it('When a token is shaped like a uuid, then registering it is a 400: such tokens belong to imported accounts', async () => {
+    for (const token of ['0f8fad5b-d9cb-469f-a165-70867728950e', '0F8FAD5BD9CB469FA16570867728950E']) {
+      const res = await gw.post('/profile/create', { user: token });
+      expect(res.status, token).toBe(400);
+      expect(res.body.error.field, token).toBe('user');
+    }
+    expect(await registered('0f8fad5b-d9cb-469f-a165-70867728950e@example.org')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('When one address registers past its allowance (through a proxy that forwards it), then 429 with Retry-After, and other addresses go on', async () => {
+    const limited = await startGateway(env, {
+      rateLimits: createRateLimits({ ...DEFAULT_ALLOWANCES, 'profile-create': { perAddress: 2, perToken: 10 } }),
+    });
+    try {
+      const from = (address: string) => ({ 'x-forwarded-for': address });
+      expect((await limited.post('/profile/create', { user: 'r1@example.org' }, from('203.0.113.50'))).status).toBe(
+        200,
+      );
+      expect((await limited.post('/profile/create', { user: 'r2@example.org' }, from('203.0.113.50'))).status).toBe(
+        200,
+      );
+      const refused = await limited.post('/profile/create', { user: 'r3@example.org' }, from('203.0.113.50'));
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.code).toBe('RATE_LIMITED');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      // Nothing was registered for the refused call.
+      expect(await createUsersTable(env.cql).findByEmail('r3@example.org')).toBeUndefined();
+      // A client cannot reset its count by naming another address before the proxy's: the last entry counts.
+      const forged = await limited.post('/profile/create', { user: 'r3@example.org' }, from('10.9.9.9, 203.0.113.50'));
+      expect(forged.status).toBe(429);
+      expect((await limited.post('/profile/create', { user: 'r3@example.org' }, from('198.51.100.4'))).status).toBe(
+        200,
+      );
+    } finally {
+      await limited.close();
+    }
   });
 
   it('When a call has no user token, then it answers 401 with a JSON error', async () => {

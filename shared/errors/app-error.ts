@@ -11,6 +11,7 @@ export const errorCodes = [
   'METHOD_NOT_ALLOWED',
   'BODY_TIMEOUT',
   'OVERLOADED',
+  'RATE_LIMITED',
   'AUTH_MISSING',
   'AUTH_FORBIDDEN',
   'NOT_FOUND',
@@ -87,6 +88,13 @@ export class BodyTimeoutError extends AppError {
 export class OverloadedError extends AppError {
   readonly code = 'OVERLOADED';
   readonly status = 503;
+  readonly retriable = true;
+}
+
+/** One client (an address or a token) asked for an expensive or sensitive action too often; `Retry-After` says when. */
+export class RateLimitedError extends AppError {
+  readonly code = 'RATE_LIMITED';
+  readonly status = 429;
   readonly retriable = true;
 }
 

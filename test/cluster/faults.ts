@@ -12,7 +12,7 @@ import { groupName, type GroupId } from '../../shared/events/index.js';
 import { waitFor } from '../helpers/test-env.js';
 import { cassandraNodeBack, log, replicasInSync } from './checks.js';
 import type { PutTally } from './phones.js';
-import type { ClusterRig } from './rig.js';
+import { PHONES, type ClusterRig } from './rig.js';
 import { INSTANCES, waitHealthy, type Supervised } from './services.js';
 
 export const brokers = clusterNodes.filter((n) => n.kind === 'kafka');
@@ -73,6 +73,12 @@ export function evidenceGaps(f: Fault): string[] {
   else if (f.backPid === f.killedPid) gaps.push('the killed process still ran');
   return gaps;
 }
+
+/**
+ * Acknowledged puts between one fault and the next, in proportion to the phones (five for 25, ten for 50): each
+ * fault falls in the middle of the stream, and fewer phones do not make the waits between faults longer.
+ */
+const ACKS_BETWEEN_FAULTS = Math.max(3, Math.round(PHONES / 5));
 
 /** Waits until `n` more puts are acknowledged, so each fault falls in the middle of the stream. */
 async function moreAcks(tally: PutTally, n: number): Promise<void> {
@@ -157,15 +163,15 @@ export async function injectFaults(rig: ClusterRig, cycle: number, tally: PutTal
     comingBack.push(back);
   };
   const targets = targetsOf(rig, cycle);
-  await moreAcks(tally, 10);
+  await moreAcks(tally, ACKS_BETWEEN_FAULTS);
   awaitedBelow(server('broker', targets.broker));
   awaitedBelow(server('cassandra', targets.cassandra));
   for (const [kind, service] of targets.services) {
-    await moreAcks(tally, 10);
+    await moreAcks(tally, ACKS_BETWEEN_FAULTS);
     const fault: Fault = { cycle, kind, target: service.name };
     faults.push(fault);
     awaitedBelow((await killService(rig, fault, service)).back);
   }
   await Promise.all(comingBack);
-  await moreAcks(tally, 10);
+  await moreAcks(tally, ACKS_BETWEEN_FAULTS);
 }

@@ -20,12 +20,14 @@ export default function setup(project: TestProject): () => Promise<void> {
     );
   const ctx = clusterContext('java', true);
   const wasRunning = clusterNodes.every((n) => nodePid(ctx, n) !== undefined);
-  const stack = (command: string) =>
-    spawnSync('npx', ['tsx', join(repoRoot, 'deploy/local/stack.ts'), command, '--nodes', '3'], {
+  const stack = (...command: string[]) =>
+    spawnSync('npx', ['tsx', join(repoRoot, 'deploy/local/stack.ts'), ...command, '--nodes', '3'], {
       stdio: 'inherit',
       cwd: repoRoot,
     });
-  if (stack('up').status !== 0) throw new Error('the local cluster did not come up; see the lines above');
+  // The suite provisions a keyspace and topics of its own (test/cluster/rig.ts): the servers are all it needs.
+  if (stack('up', '--no-provision').status !== 0)
+    throw new Error('the local cluster did not come up; see the lines above');
   const env = clusterEnv();
   project.provide('servers', {
     kafkaBrokers: env['KAFKA_BROKERS']!,

@@ -5,10 +5,12 @@ import { parseExportRange, utcDate } from '../../export/domain/export-range.js';
 import { bodyOf } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
 import { identifyUser, requireRealAuth, type IdentifyDeps } from './identify-user.js';
+import type { RateLimits } from '../rate-limits.js';
 import type { UserExports } from './stores.js';
 
 export interface ExportDeps extends IdentifyDeps {
   exports: UserExports;
+  rateLimits: RateLimits;
   /** Milliseconds since the epoch: "today" of the default range. @defaultValue Date.now */
   now?: () => number;
 }
@@ -31,6 +33,7 @@ export function exportRoutes(deps: ExportDeps): Router<GatewayState> {
       throw new NotFoundError(`no export as ${format.slice(0, 40)}; use one of ${FORMAT_LIST}`);
     const range = parseExportRange(bodyOf(ctx.request.body), utcDate(now()));
     const user = await identifyUser(ctx, deps);
+    await deps.rateLimits.take('export', ctx.ip, user.userEmail);
     const exported = await deps.exports.open({ format, userId: user.uuid, range });
     ctx.type = exported.contentType;
     ctx.set(

@@ -1,11 +1,20 @@
 import Router from '@koa/router';
+import { ValidationError } from '../../../shared/errors/index.js';
 import { authenticateToken, loggableToken } from '../auth/resolve-token.js';
 import { parseProfileUpdate } from '../domain/parse-profile-update.js';
 import { bodyOf } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
 import type { AccountDeletion, PipelineStateReader, ProfileStore } from './stores.js';
 import { bsonUuid, identifyUser, requireRealAuth, type IdentifyDeps } from './identify-user.js';
+import type { RateLimits } from '../rate-limits.js';
 import type { WebLog } from '../web-log.js';
+
+/**
+ * An account imported from an e-mission dump without its tokens (`itinera import` without `--uuids`) answers to its
+ * uuid as a token. Registering a uuid-shaped token would let a stranger who learns such a uuid open that account, so
+ * new registrations cannot take one.
+ */
+const UUID_SHAPED = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 
 export function profileRoutes(
   deps: IdentifyDeps & {
@@ -13,12 +22,18 @@ export function profileRoutes(
     pipeline: PipelineStateReader;
     webLog: WebLog;
     accounts: AccountDeletion;
+    rateLimits: RateLimits;
   },
 ): Router<GatewayState> {
   const router = new Router<GatewayState>();
 
   router.post('/profile/create', async (ctx) => {
     const userEmail = await authenticateToken(ctx.request.body, deps.auth, deps.tokens);
+    await deps.rateLimits.take('profile-create', ctx.ip, userEmail);
+    if (UUID_SHAPED.test(userEmail))
+      throw new ValidationError('a token shaped like a uuid is reserved for accounts imported without their token', {
+        details: { field: 'user' },
+      });
     const { user, created } = await deps.users.register(userEmail);
     if (created) {
       await deps.profiles.create(user.uuid, {
@@ -64,6 +79,7 @@ export function profileRoutes(
   router.post('/profile/delete', async (ctx) => {
     requireRealAuth(deps, 'account deletion');
     const user = await identifyUser(ctx, deps);
+    await deps.rateLimits.take('profile-delete', ctx.ip, user.userEmail);
     const { timeseriesPartitions, documents, tookMs } = await deps.accounts.delete(user.uuid);
     ctx.body = { deleted: true, timeseries_partitions: timeseriesPartitions, documents, took_ms: tookMs };
   });
