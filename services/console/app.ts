@@ -1,8 +1,7 @@
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import type { Config } from '../../shared/config/index.js';
-import { bodyParserError } from '../../shared/http/index.js';
-import { errorHandler } from '../gateway/middleware/error-handler.js';
+import { bodyParserError, errorHandler } from '../../shared/http/index.js';
 import { consoleOpenApi } from './api/openapi.js';
 import { consoleRouter } from './api/router.js';
 import type { ConsoleRoute } from './api/route-table.js';
@@ -21,8 +20,8 @@ export interface ConsoleDeps {
 const BODY_LIMIT = '2mb';
 
 /**
- * The operators' console as a Koa app, not yet listening. A request passes: the error handler (the gateway's: one
- * place maps errors to statuses), the auth layer (security headers, session, login routes, the gate that answers
+ * The operators' console as a Koa app, not yet listening. A request passes: the error handler (shared with the
+ * gateway: one place maps errors to statuses), the auth layer (security headers, session, login routes, the gate that answers
  * 401/302 without a session and checks the CSRF token, logout), then the OpenAPI document, the JSON API and the
  * pages. Nothing after the gate runs without a session.
  */

@@ -4,7 +4,7 @@ import type { TimeseriesReader } from '../../shared/timeseries/index.js';
 import type { GatewayState } from './gateway-state.js';
 import type { UsercachePublisher } from './ingest/kafka-usercache-publisher.js';
 import { callLog } from './middleware/call-log.js';
-import { errorHandler } from './middleware/error-handler.js';
+import { errorHandler } from '../../shared/http/index.js';
 import { BodyBudget } from './middleware/body-budget.js';
 import { limitBody } from './middleware/body-limits.js';
 import type { RateLimits } from './rate-limits.js';

@@ -77,29 +77,41 @@ export function createUsersTable(
 
   /**
    * One attempt at registering `userEmail` under `uuid`: undefined when a deletion of the account it found ran at the
-   * same time (the caller tries again). Every write to `users_by_email` is a lightweight transaction, so writes to one
-   * token are ordered: the row's uuid is only ever set by the first insert and removed by a deletion naming it.
+   * same time (the caller tries again). A token already registered is read, not written: phones register at every
+   * start, and lightweight transactions on one token at once would contend. Only a new token is written, by a
+   * lightweight transaction that decides between phones registering it at once; a deletion removes the row by another
+   * one naming the uuid, so a row never loses its uuid.
    */
   async function attempt(userEmail: string, uuid: string): Promise<{ user: User; created: boolean } | undefined> {
     const now = new Date();
-    const candidate = { uuid, oid: randomBytes(12).toString('hex') };
-    // The lightweight transaction decides the race between two phones registering the same token at once.
-    const rs = await cql.conditional(
-      'INSERT INTO users_by_email (user_email, uuid, oid, create_ts, update_ts) VALUES (?, ?, ?, ?, ?) IF NOT EXISTS',
-      [userEmail, candidate.uuid, candidate.oid, now, now],
-    );
-    const row: Record<string, unknown> = rs.rows[0] ?? {};
-    const created = row['[applied]'] === true;
-    const user: User = created
-      ? { ...candidate, userEmail, createTs: now, updateTs: now }
-      : { ...toUser(row, userEmail), updateTs: now };
-    if (!created) {
-      // Only while the row still names that uuid: a plain update after a deletion would leave a row without one.
-      const touched = await cql.conditional(
-        'UPDATE users_by_email SET update_ts = ? WHERE user_email = ? IF uuid = ?',
-        [now, userEmail, user.uuid],
+    const found = (
+      await cql.read('SELECT uuid, oid, create_ts, update_ts FROM users_by_email WHERE user_email = ?', [userEmail])
+    ).rows[0];
+    let user: User;
+    let created = false;
+    if (found && found['uuid'] !== null) {
+      user = { ...toUser(found, userEmail), updateTs: now };
+    } else {
+      const candidate = { uuid, oid: randomBytes(12).toString('hex') };
+      const rs = await cql.conditional(
+        'INSERT INTO users_by_email (user_email, uuid, oid, create_ts, update_ts) VALUES (?, ?, ?, ?, ?) IF NOT EXISTS',
+        [userEmail, candidate.uuid, candidate.oid, now, now],
       );
-      if (touched.rows[0]?.['[applied]'] !== true) return undefined;
+      const row: Record<string, unknown> = rs.rows[0] ?? {};
+      created = row['[applied]'] === true;
+      // A row without a uuid (left by an update that raced a deletion before every write here was conditional) is
+      // no account: it is given this one.
+      if (!created && row['uuid'] === null) {
+        const claimed = await cql.conditional(
+          'UPDATE users_by_email SET uuid = ?, oid = ?, create_ts = ?, update_ts = ? WHERE user_email = ? IF uuid = null',
+          [candidate.uuid, candidate.oid, now, now, userEmail],
+        );
+        if (claimed.rows[0]?.['[applied]'] !== true) return undefined;
+        created = true;
+      }
+      user = created
+        ? { ...candidate, userEmail, createTs: now, updateTs: now }
+        : { ...toUser(row, userEmail), updateTs: now };
     }
     await cql.write('INSERT INTO users_by_uuid (uuid, user_email, oid, create_ts, update_ts) VALUES (?, ?, ?, ?, ?)', [
       user.uuid,

@@ -11,7 +11,7 @@ import {
 } from '../../../shared/errors/index.js';
 import { createDepthScanner, tooDeepError } from '../domain/json-depth.js';
 import type { GatewayState } from '../gateway-state.js';
-import { RETRY_AFTER_SECONDS } from '../retry-after.js';
+import { RETRY_AFTER_SECONDS } from '../../../shared/http/index.js';
 import type { BodyBudget } from './body-budget.js';
 
 export interface BodyLimitOptions {

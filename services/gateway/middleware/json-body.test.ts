@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayState } from '../gateway-state.js';
 import { BodyBudget } from './body-budget.js';
 import { limitBody } from './body-limits.js';
-import { errorHandler } from './error-handler.js';
+import { errorHandler } from '../../../shared/http/index.js';
 import { parseJsonBody } from './json-body.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { OverloadedError } from '../../../shared/errors/index.js';
 import type { GatewayState } from '../gateway-state.js';
-import { RETRY_AFTER_SECONDS } from '../retry-after.js';
+import { RETRY_AFTER_SECONDS } from '../../../shared/http/index.js';
 import { isPutRoute } from './put-body.js';
 
 /** Phones waiting beyond this many answer 503 at once: they would time out in the queue anyway. */

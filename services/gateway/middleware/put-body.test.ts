@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayState } from '../gateway-state.js';
 import { BodyBudget } from './body-budget.js';
 import { limitBody } from './body-limits.js';
-import { errorHandler } from './error-handler.js';
+import { errorHandler } from '../../../shared/http/index.js';
 import { isPutRoute, parsePutBody, readPutBody } from './put-body.js';
 
 /** The put bodies' reading and parsing on a real socket: which bodies keep their entries as text, which are whole. */

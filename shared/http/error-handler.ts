@@ -1,16 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import { isAppError } from '../../../shared/errors/index.js';
-import { escapeForLog } from '../../../shared/logger/index.js';
-import type { GatewayState } from '../gateway-state.js';
-import { RETRY_AFTER_SECONDS } from '../retry-after.js';
+import { isAppError } from '../errors/index.js';
+import { escapeForLog } from '../logger/index.js';
+import { RETRY_AFTER_SECONDS } from './retry-after.js';
 import { drainBody } from './drain-body.js';
 
 /**
  * The one place errors become HTTP answers. An AppError answers its own status with its message; anything else
  * is a bug: 500 with a generic message and a request id, and the stack printed to standard output (the spec).
  */
-export function errorHandler({ stdout }: { stdout: NodeJS.WritableStream }): Middleware<GatewayState> {
+/** What the error handler reads of a request's state: whether its body was left unread (set by the body limits). */
+export interface BodyState {
+  bodyUnread?: boolean;
+}
+
+export function errorHandler({ stdout }: { stdout: NodeJS.WritableStream }): Middleware<BodyState> {
   return async (ctx, next) => {
     try {
       await next();
