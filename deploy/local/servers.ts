@@ -117,6 +117,9 @@ export function launchArgs(spec: ServerSpec, home: string, addresses: LocalAddre
         `-Dcassandra.logdir=${join(home, 'logs')}`,
         // The built-in superuser the clients log in as is created at once instead of 10 s after start.
         '-Dcassandra.superuser_setup_delay_ms=0',
+        // Serve without first waiting for gossip to settle (at least 5 s at every start, longer on a busy machine), as
+        // test clusters run: whoever uses a node here waits until the driver sees it up anyway.
+        '-Dcassandra.skip_wait_for_gossip_to_settle=0',
         `-Dlogback.configurationFile=${join(home, 'conf', 'logback.xml')}`,
         `-Djava.io.tmpdir=${join(home, 'tmp')}`,
         `-Djna.tmpdir=${join(home, 'tmp')}`,

@@ -9,8 +9,7 @@
  *   Every kill must have taken effect (the process ended, the port refused connections, a new process served again),
  *   every user's timeseries must hold exactly its slice's entries, none doubled, every slice's trips must equal the
  *   calm build, and every put must have answered 200 or an honest 503.
- * - Rolling restart (rolling-restart.ts): the brokers and the Cassandra nodes stopped cleanly and started again in
- *   turn, a broker and a node at a time.
+ * - Rolling restart (rolling-restart.ts): each broker and then each Cassandra node stopped cleanly and started again.
  *   No put may fail: every one answers 200 the first time, every entry is stored once, every slice's trips equal the
  *   calm build.
  *
@@ -123,7 +122,7 @@ describe('the three-node cluster', () => {
     ).toEqual([]);
   });
 
-  it('When the brokers and the Cassandra nodes are restarted in turn, a broker and a node at a time, while phones push, then no put fails and every entry and trip is there once', async () => {
+  it('When each broker and then each Cassandra node is restarted in turn while phones push, then no put fails and every entry and trip is there once', async () => {
     const tally = newTally();
     const stopPhones = new AbortController();
     const phones = Array.from({ length: PHONES }, (_, p) =>
