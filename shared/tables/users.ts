@@ -134,9 +134,7 @@ export function createUsersTable(
   /** Registers, again while a deletion of the account it finds runs at the same time; a new account comes of it. */
   async function registerWith(userEmail: string, uuidOf: () => string) {
     for (let tries = 0; tries < 5; tries += 1) {
-      const uuid = uuidOf();
-      if (await deleted.isDeletedNow(uuid)) throw new ConflictError(`account ${uuid} was deleted and is not reused`);
-      const done = await attempt(userEmail, uuid);
+      const done = await attempt(userEmail, uuidOf());
       if (done) return done;
     }
     throw new ConflictError('the account is being deleted; register again in a moment');
@@ -161,7 +159,11 @@ export function createUsersTable(
 
   return {
     register: (userEmail) => registerWith(userEmail, randomUUID),
-    registerAs: (userEmail, uuid) => registerWith(userEmail, () => uuid),
+    // Only a uuid given from outside can be a deleted one; a fresh random one needs no read to know it is not.
+    async registerAs(userEmail, uuid) {
+      if (await deleted.isDeletedNow(uuid)) throw new ConflictError(`account ${uuid} was deleted and is not reused`);
+      return registerWith(userEmail, () => uuid);
+    },
     async findByEmail(userEmail) {
       // A user's uuid never changes once registered, so a process-wide cache spares a read per call; only an account
       // deletion ends it, and the entry's time to live bounds how long another gateway can miss that.
