@@ -7,6 +7,7 @@ import { fixUsercacheProcessing } from './commands/fix-usercache-processing.js';
 import { importCommand } from './commands/import.js';
 import { intake } from './commands/intake.js';
 import { labels } from './commands/labels.js';
+import { program } from './commands/program.js';
 import { parseSince, replayDeadLetters } from './commands/replay-dead-letters.js';
 import { resetAll, resetOneUser } from './commands/reset-pipeline.js';
 import { retention } from './commands/retention.js';
@@ -55,6 +56,14 @@ const HELP = `itinera <command> [options]   (operator commands; exit 0 on succes
   transit-import <file>             load a regional OpenStreetMap extract's (.osm.pbf or .osm) bus stops,
                                     stations and routes for mode inference (BUS, TRAIN… instead of CAR); trip
                                     builders see it within 10 minutes; rebuild old days with reset-pipeline
+  program create <name> <file>      save a program's deployment configuration (e-mission's <name>.nrel-op.json:
+    [--label-options <file>]        version, opcode, survey_info, …) as its first version; --label-options
+    [--note <text>]                 inlines the label options so phones need nothing from elsewhere
+  program update <name> <file>      save a new version: "version" must be above the current one; phones get it
+    [--label-options <file>]        in the answer to their next put (gateways read changes every
+    [--note <text>]                 webserver program_refresh_s, 5 s)
+  program show <name>               the current configuration, as phones get it
+  program list | history <name>     every program's current version, or one program's versions and who saved them
   compare <path>                    per user and day of a dump, e-mission's trips (its analysis/* trips, or the
                                     ground truth beside a file) beside Itinera's, matched within 60 s
 `;
@@ -83,6 +92,8 @@ async function main(argv: string[]): Promise<number> {
       radius: { type: 'string' },
       days: { type: 'string' },
       uuids: { type: 'string' },
+      'label-options': { type: 'string' },
+      note: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -139,6 +150,11 @@ async function main(argv: string[]): Promise<number> {
     case 'compare': {
       const path = positionals[0] ?? fail('compare needs the path of a dump file or folder');
       return withSession((s) => compare(s, path));
+    }
+    case 'program': {
+      const [action = '', name, file] = positionals;
+      const args = { action, program: name, file, labelOptions: values['label-options'], note: values.note };
+      return withSession((s) => program(s, args));
     }
     case 'labels': {
       const who = positionals[0] ?? fail('labels needs a token or a uuid');

@@ -34,7 +34,7 @@ import { createBehindUsersTracker } from './pipeline/behind-users.js';
 import { createPipelineMonitor, PIPELINE_GROUPS } from './pipeline/pipeline-monitor.js';
 import { createSummaryCache } from './summary/summary-cache.js';
 import { createProgramSummary } from './summary/program-summary.js';
-import { createParticipantTokens } from './tokens/create-tokens.js';
+import { createParticipantTokens } from '../programs/participant-tokens.js';
 import type { ConsoleDeps } from './app.js';
 
 /** Rows one program summary reads at most (trips plus sections). */

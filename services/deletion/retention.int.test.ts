@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTimeseriesReader, upsertStatements } from '../../shared/timeseries/index.js';
 import { seedLocations, writeAll } from '../../test/helpers/reads.js';
 import { createTestEnv, type TestEnv } from '../../test/helpers/test-env.js';
+import { runCli } from '../../test/helpers/pipeline.js';
+import { createProgramConfigsTable, createUsersTable } from '../../shared/tables/index.js';
+import { createProgramManager } from '../programs/manage-programs.js';
 import { applyRetention } from './retention.js';
 
 /** Retention: raw locations past the age go, exactly, in both orderings; nothing else does. */
@@ -67,5 +70,33 @@ describe('retention', () => {
       [],
     );
     expect((await applyRetention(env.cql, users([user]), { beforeTs: cutoff })).entries['background/location']).toBe(0);
+  });
+});
+
+describe('retention per program', () => {
+  it("When a program keeps raw locations for fewer days than the deployment, then its participants' go sooner, and a program that keeps them keeps them", async () => {
+    const programs = createProgramManager(createProgramConfigsTable(env.cql));
+    const by = 'operator@itinera.test';
+    const settings = (days: number) => JSON.stringify({ version: 1, itinera: { raw_location_days: days } });
+    await programs.create({ program: 'brief', document: settings(2), by });
+    await programs.create({ program: 'archive', document: settings(0), by });
+    const usersTable = createUsersTable(env.cql, { cacheEntries: 10 });
+    const now = Math.floor(Date.now() / 1000);
+    const seeded: Record<string, string> = {};
+    for (const token of ['nrelop_brief_default_r1', 'nrelop_archive_default_r2', 'plain@example.org']) {
+      const { user } = await usersTable.register(token);
+      seeded[token] = user.uuid;
+      // One location a day for the last ten days.
+      await seedLocations(env.cql, user.uuid, now - 10 * 86_400 + 60, 10, 86_400);
+    }
+    // The deployment keeps five days here (the CLI's configuration is the environment's).
+    const printed = await runCli(env, ['retention'], { ITINERA_RAW_LOCATION_DAYS: '5' });
+    expect(printed).toMatch(/1 users kept 2 days/);
+    expect(printed).toMatch(/1 users whose raw locations are kept \(0 days\)/);
+    const left = async (token: string) =>
+      (await createTimeseriesReader(env.cql).countByKey(seeded[token]!))['background/location'] ?? 0;
+    expect(await left('nrelop_brief_default_r1')).toBe(2);
+    expect(await left('nrelop_archive_default_r2')).toBe(10);
+    expect(await left('plain@example.org')).toBe(5);
   });
 });

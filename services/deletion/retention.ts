@@ -26,7 +26,7 @@ const DELETES_AT_ONCE = 16;
  */
 export async function applyRetention(
   cql: Cql,
-  users: AsyncIterable<string>,
+  users: AsyncIterable<string> | Iterable<string>,
   {
     beforeTs,
     dryRun = false,

@@ -21,6 +21,8 @@ import { exportRoutes } from './routes/export.js';
 import { resultRoutes } from './routes/results.js';
 import { usercacheRoutes } from './routes/usercache.js';
 import { metricsRoutes } from './routes/metrics.js';
+import { programRoutes } from './routes/programs.js';
+import { joinRoutes } from './routes/join.js';
 import type {
   AccountDeletion,
   CustomLabelStore,
@@ -28,6 +30,9 @@ import type {
   DocumentReader,
   PipelineStateReader,
   ProfileStore,
+  JoinTokens,
+  ProgramCohorts,
+  ProgramGate,
   UserExports,
 } from './routes/stores.js';
 import type { UserStore } from '../../shared/tables/users.js';
@@ -39,6 +44,12 @@ export interface GatewayDeps {
   users: UserStore;
   /** Tokens the console issued (accepted in token_list mode) and the record of refused ones. */
   tokens: TokenChecks;
+  /** The programs the deployment serves (tokens, put replies, configurations). */
+  programs: ProgramGate;
+  /** Which program each participant belongs to (aggregates count the caller's program only). */
+  cohorts: ProgramCohorts;
+  /** Tokens made for a program's join page. */
+  joinTokens: JoinTokens;
   profiles: ProfileStore;
   customLabels: CustomLabelStore;
   documents: DocumentReader;
@@ -57,7 +68,18 @@ export interface GatewayDeps {
   stdout?: NodeJS.WritableStream;
 }
 
-const PHONE_ROOTS = ['profile', 'usercache', 'timeline', 'pipeline', 'datastreams', 'result', 'customlabel', 'export'];
+const PHONE_ROOTS = [
+  'profile',
+  'usercache',
+  'timeline',
+  'pipeline',
+  'datastreams',
+  'result',
+  'customlabel',
+  'export',
+  'programs',
+  'join',
+];
 const MONITORING_PATHS = new Set(['/health', '/ready', '/metrics']);
 
 /**
@@ -76,7 +98,7 @@ export function createApp(deps: GatewayDeps): Koa<GatewayState> {
   const callBodies = new BodyBudget(web.bodyBudgetBytes - putBodies.limitBytes);
   const metrics = gatewayMetrics({ bodyBudgets: { puts: putBodies, calls: callBodies } });
 
-  const identify = { auth: web, users: deps.users, tokens: deps.tokens };
+  const identify = { auth: web, users: deps.users, tokens: deps.tokens, programs: deps.programs };
   const routers = [
     healthRoutes({ probes: deps.probes, metrics: metrics.registry }),
     profileRoutes({
@@ -94,10 +116,13 @@ export function createApp(deps: GatewayDeps): Koa<GatewayState> {
       documents: deps.documents,
       webLog: deps.webLog,
       onAccepted: metrics.entriesAccepted,
+      onIgnored: metrics.entriesIgnored,
     }),
     resultRoutes({ ...identify, diary: deps.diary, timeseries: deps.timeseries, pipeline: deps.pipeline, limits: web }),
-    metricsRoutes({ ...identify, diary: deps.diary, limits: web }),
+    metricsRoutes({ ...identify, diary: deps.diary, limits: web, cohorts: deps.cohorts }),
     exportRoutes({ ...identify, exports: deps.exports, rateLimits: deps.rateLimits }),
+    programRoutes({ programs: deps.programs }),
+    joinRoutes({ programs: deps.programs, joinTokens: deps.joinTokens }),
   ];
 
   const app = new Koa<GatewayState>();

@@ -13,7 +13,15 @@ import { createCassandraDiaryReader } from './store/cassandra-diary-reader.js';
 import { createCassandraDocumentReader } from './store/cassandra-document-store.js';
 import { createCassandraProfileStore } from './store/cassandra-profile-store.js';
 import { createPipelineStateReader } from './store/cassandra-pipeline-state-reader.js';
-import { createConsoleTokensTable, createDeletedUsersTable, createUsersTable } from '../../shared/tables/index.js';
+import {
+  createConsoleTokensTable,
+  createDeletedUsersTable,
+  createProgramConfigsTable,
+  createUsersTable,
+} from '../../shared/tables/index.js';
+import { createProgramDirectory } from '../programs/program-directory.js';
+import { createProgramCohorts } from '../programs/program-cohorts.js';
+import { createParticipantTokens } from '../programs/participant-tokens.js';
 import { createLogger } from '../../shared/logger/index.js';
 import { boundedDeletions, deleteUser } from '../deletion/delete-user.js';
 import { createBoundedExports } from '../export/bounded-exports.js';
@@ -70,6 +78,15 @@ export function composeGateway({ config, cassandra, kafka, webLog, sendTimeoutMs
       config,
       users,
       tokens: { isIssued: (token) => consoleTokens.isIssued(token), refused: refusals.refused },
+      programs: createProgramDirectory(createProgramConfigsTable(cql), {
+        refreshMs: config.webserver.programRefreshMs,
+        onProblem: (message) => webLog.warn(message),
+      }),
+      cohorts: createProgramCohorts(users),
+      joinTokens: async (program, subgroup, tester) => {
+        const [made] = await createParticipantTokens({ program, subgroup, count: 1, tester });
+        return made!;
+      },
       accounts: { delete: boundedDeletions((userId) => deleteUser(deletion, userId, 'user')) },
       rateLimits: createRateLimits(),
       profiles: createCassandraProfileStore(cql),

@@ -105,6 +105,8 @@ export interface Config {
      * account deleted elsewhere. @defaultValue 60 s
      */
     readonly userCacheTtlMs: number;
+    /** Longest a program's saved configuration takes to reach this gateway (and the phones' put replies). @defaultValue 5 s */
+    readonly programRefreshMs: number;
     /** Token prefixes accepted in `secret` mode (`conf/net/auth/secret_list.json`). */
     readonly secretPrefixes: readonly string[];
     /** Tokens accepted in `token_list` mode (`conf/net/auth/token_list.json`). */
@@ -374,6 +376,7 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
       bodyMinBytesPerSecond: asPositive(...webKey('body_min_rate_bps', 512)),
       userCacheEntries: asPositive(...webKey('user_cache_entries', 100_000)),
       userCacheTtlMs: asPositive(...webKey('user_cache_ttl_s', 60)) * 1000,
+      programRefreshMs: asPositive(...webKey('program_refresh_s', 5)) * 1000,
       secretPrefixes: Array.isArray(secrets['client_secret_list']) ? secrets['client_secret_list'].map(String) : [],
       tokenList: Array.isArray(tokens['tokens']) ? tokens['tokens'].map(String) : [],
     },

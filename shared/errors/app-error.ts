@@ -16,6 +16,7 @@ export const errorCodes = [
   'AUTH_FORBIDDEN',
   'NOT_FOUND',
   'CONFLICT',
+  'PROGRAM_CLOSED',
   'DEPENDENCY_UNAVAILABLE',
   'MALFORMED_RECORD',
   'STACK_FAILED',
@@ -122,6 +123,13 @@ export class NotFoundError extends AppError {
 export class ConflictError extends AppError {
   readonly code = 'CONFLICT';
   readonly status = 409;
+  readonly retriable = false;
+}
+
+/** The participant's program is closed: its data is kept, nothing new is taken. */
+export class ProgramClosedError extends AppError {
+  readonly code = 'PROGRAM_CLOSED';
+  readonly status = 410;
   readonly retriable = false;
 }
 

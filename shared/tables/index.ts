@@ -16,3 +16,4 @@ export * from './trip-label-counts.js';
 export * from './usercache-documents.js';
 export * from './users.js';
 export * from './transit-stops.js';
+export * from './program-configs.js';

@@ -37,7 +37,10 @@ export interface UserStore {
   remove(uuid: string): Promise<void>;
 }
 
-/** The whole list of users, which only operators' commands walk (the gateway never needs it). */
+/**
+ * The whole list of users: what operators' commands walk, and what a gateway reads (every half minute at most) to
+ * tell which program each participant belongs to when it aggregates metrics.
+ */
 export interface UserList {
   /**
    * Every registered user, from `users_by_uuid` in token order (no meaning, but stable), a page of `pageSize` at a

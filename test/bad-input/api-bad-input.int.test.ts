@@ -6,6 +6,8 @@ import { topicSize } from '../helpers/read-topic.js';
 import { waitFor, type TestEnv } from '../helpers/test-env.js';
 import { entry, request, wellFormedEntry } from './arbitraries.js';
 import { startBadInputStack, type BadInputStack } from './bad-input-stack.js';
+import { createProgramManager } from '../../services/programs/manage-programs.js';
+import { createProgramConfigsTable } from '../../shared/tables/index.js';
 
 /**
  * The whole API under hostile and broken clients: whatever arrives, the gateway answers, never with a 5xx; a
@@ -20,7 +22,8 @@ let uuids: ReadonlyMap<string, string>;
 const identities = (user: string, list: unknown) => stack.identities(user, list);
 
 beforeAll(async () => {
-  stack = await startBadInputStack();
+  // Gateways read programs again every 200 ms: the programs saved below reach the gateway within a few calls.
+  stack = await startBadInputStack({ WEBSERVER_PROGRAM_REFRESH_S: '0.2' });
   ({ env, gw, uuids } = stack);
 });
 afterAll(async () => {
@@ -161,4 +164,76 @@ describe('bad input over the whole API', () => {
     expect(res.body.error.message).toMatch(/limit/);
     expect(await topicSize(env, 'usercache')).toBe(before);
   });
+});
+
+describe('tokens against the programs a deployment serves', () => {
+  beforeAll(async () => {
+    const programs = createProgramManager(createProgramConfigsTable(env.cql));
+    const by = 'operator@itinera.test';
+    const ebike = {
+      version: 1,
+      opcode: { autogen: true, subgroups: ['regular', 'paused'], suspended_subgroups: ['paused'] },
+    };
+    await programs.create({ program: 'ebike', document: JSON.stringify(ebike), by });
+    await programs.create({
+      program: 'staff',
+      document: JSON.stringify({ version: 1, opcode: { autogen: true, subgroups: ['office'] } }),
+      by,
+    });
+    await waitFor(async () =>
+      (await gw.post('/profile/create', { user: 'nrelop_nowhere_default_probe' })).status === 403 ? true : undefined,
+    );
+  });
+
+  it("When tokens name unknown programs, other programs' subgroups, suspended subgroups or testers, then each gets the answer its program gives, and nothing a refusal or a suspension touches is stored", async () => {
+    const cases: [token: string, create: number, stored: boolean][] = [
+      ['nrelop_ebike_regular_a1b2c3', 200, true],
+      ['nrelop_ebike_regular_test_a1b2c3', 200, true],
+      ['nrelop_ebike_paused_a1b2c3', 200, false],
+      ['nrelop_ebike_office_a1b2c3', 403, false],
+      ['nrelop_staff_regular_a1b2c3', 403, false],
+      ['nrelop_ebike_default_a1b2c3', 403, false],
+      ['nrelop_ebike_regular', 403, false],
+      ['nrelop_EBIKE_regular_a1b2c3', 403, false],
+      ['nrelop_nowhere_default_a1b2c3', 403, false],
+      ['nrelop__regular_a1b2c3', 403, false],
+      ['nrelop_ebike__a1b2c3', 403, false],
+    ];
+    const battery = (ts: number) => ({
+      metadata: { key: 'background/battery', platform: 'ios', type: 'sensor-data', write_ts: ts, time_zone: 'UTC' },
+      data: { battery_level_pct: 42, ts },
+    });
+    for (const [token, create, stored] of cases) {
+      const created = await gw.post('/profile/create', { user: token });
+      expect(created.status, token).toBe(create);
+      if (create !== 200) expect(created.body.error.code, token).toBe('AUTH_FORBIDDEN');
+      const before = await topicSize(env, 'usercache');
+      const put = await gw.post('/usercache/put', { user: token, phone_to_server: [battery(1466000300)] });
+      expect(put.status, token).toBe(create);
+      expect(await topicSize(env, 'usercache'), token).toBe(before + (stored ? 1 : 0));
+    }
+
+    // Any opcode-shaped token: never a 5xx; a refusal stores nothing; only a served subgroup that is not suspended
+    // stores what it puts.
+    const part = fc.constantFrom('ebike', 'staff', 'regular', 'paused', 'office', 'default', 'test', '', 'x', 'ébike');
+    await fc.assert(
+      fc.asyncProperty(fc.array(part, { minLength: 1, maxLength: 5 }), async (parts) => {
+        const token = `nrelop_${parts.join('_')}`;
+        const before = await topicSize(env, 'usercache');
+        const created = await gw.post('/profile/create', { user: token });
+        const put = await gw.post('/usercache/put', { user: token, phone_to_server: [battery(1466000400)] });
+        expect([200, 403], token).toContain(created.status);
+        expect(put.status, token).toBe(created.status);
+        const [program, subgroup] = parts;
+        const member =
+          parts.length >= 3 &&
+          ((program === 'ebike' && (subgroup === 'regular' || subgroup === 'paused')) ||
+            (program === 'staff' && subgroup === 'office'));
+        expect(created.status, token).toBe(member ? 200 : 403);
+        const grew = (await topicSize(env, 'usercache')) - before;
+        expect(grew, token).toBe(member && subgroup !== 'paused' ? 1 : 0);
+      }),
+      { numRuns: 60 },
+    );
+  }, 120_000);
 });

@@ -80,12 +80,12 @@ export async function usercacheMessages(
  * rejects with its exit `status`, `stdout` and `stderr`. Asynchronous, so the services running in the test's
  * process keep serving and heartbeating while it runs (a blocked event loop cost a rebalance on a busy machine).
  */
-export function runCli(env: TestEnv, args: string[]): Promise<string> {
+export function runCli(env: TestEnv, args: string[], extraEnv: Record<string, string> = {}): Promise<string> {
   return new Promise((resolvePrinted, reject) => {
     execFile(
       process.execPath,
       ['--import', 'tsx', join(repoRoot, 'services/cli/main.ts'), ...args],
-      { env: serviceEnv(env), maxBuffer: 256 * 1024 * 1024 },
+      { env: serviceEnv(env, extraEnv), maxBuffer: 256 * 1024 * 1024 },
       (error, stdout, stderr) => {
         if (!error) return resolvePrinted(stdout);
         process.stderr.write(stderr);

@@ -10,6 +10,8 @@ import { DAY_OF, loadGroundTruth, phoneEntries } from '../helpers/real-days.js';
 import { emissionFixturesDir } from '../helpers/fixtures.js';
 import { createTestEnv, waitFor, type TestEnv } from '../helpers/test-env.js';
 import { settledTrips } from '../helpers/trips.js';
+import { createProgramManager } from '../../services/programs/manage-programs.js';
+import { createProgramConfigsTable } from '../../shared/tables/index.js';
 
 /**
  * The unmodified e-mission app's calls, in the order it makes them (emission-client.md §2–§6 and the checklist in
@@ -18,6 +20,15 @@ import { settledTrips } from '../helpers/trips.js';
 
 const DAY = 'shankari_2015-aug-27';
 const TOKEN = 'nrelop_study_default_4j7sd9';
+/** The study's deployment configuration, as OpenPATH's repository holds one: phones make their own tokens. */
+const STUDY_CONFIG = {
+  url_abbreviation: 'study',
+  version: 2,
+  min_app_version: '1.9.0',
+  intro: { program_or_study: 'study', translated_text: { en: { deployment_name: 'A study' } } },
+  survey_info: { 'trip-labels': 'MULTILABEL' },
+  opcode: { autogen: true },
+};
 
 let env: TestEnv;
 let gw: RunningGateway;
@@ -26,6 +37,11 @@ let builder: RunningTripBuilder;
 
 beforeAll(async () => {
   env = await createTestEnv();
+  await createProgramManager(createProgramConfigsTable(env.cql)).create({
+    program: 'study',
+    document: JSON.stringify(STUDY_CONFIG),
+    by: 'operator@itinera.test',
+  });
   gw = await startGateway(env);
   converter = await startConverter(env);
   builder = await startTripBuilder(env);
@@ -69,16 +85,24 @@ describe('the e-mission phone app against Itinera', () => {
     expect(profile.body.user_id).toEqual({ $uuid: uuid.replace(/-/g, '') });
     expect(profile.body.client_app_version).toBe('1.9.6');
 
-    // Upload: the native plugin's batches carry extra top-level fields; a lost answer means the batch comes again.
+    // Upload: the native plugin's batches carry the phone's configuration and app versions; a lost answer means
+    // the batch comes again. The phone holds version 1 of the study's configuration: the first answer hands it
+    // version 2, which it installs (upgradeDeploymentConfig) and names from then on, so later answers are empty.
     const samples = wireSamples();
     const day = phoneEntries(DAY);
-    const extras = { deployment_config_version: 1, app_version: '1.9.6' };
-    expect((await call('/usercache/put', { phone_to_server: samples, ...extras })).status).toBe(200);
+    const outdated = await call('/usercache/put', {
+      phone_to_server: samples,
+      deployment_config_version: 1,
+      app_version: '1.9.6',
+    });
+    expect(outdated.status).toBe(200);
+    expect(outdated.body).toEqual({ deployment_config: STUDY_CONFIG });
+    const extras = { deployment_config_version: 2, app_version: '1.9.6' };
     for (let i = 0; i < day.length; i += 2000) {
       const batch = day.slice(i, i + 2000);
       const put = await call('/usercache/put', { phone_to_server: batch, ...extras });
       expect(put.status).toBe(200);
-      expect(typeof put.body).toBe('object');
+      expect(put.body).toEqual({});
     }
     expect((await call('/usercache/put', { phone_to_server: samples, ...extras })).status).toBe(200);
 

@@ -22,7 +22,7 @@ function sha256(text: string): Buffer {
  */
 const tokenDigests = new WeakMap<readonly string[], ReadonlySet<string>>();
 
-function isListed(token: string, list: readonly string[]): boolean {
+export function isListed(token: string, list: readonly string[]): boolean {
   let digests = tokenDigests.get(list);
   if (!digests) {
     digests = new Set(list.map((t) => sha256(t).toString('hex')));
@@ -46,10 +46,10 @@ function hasSecretPrefix(token: string, prefixes: readonly string[]): boolean {
 }
 
 /**
- * The token is the body's `user` field (never a header: the phone app sends it there only). It is checked
- * against the configured method and becomes the user name (`user_email`), as in e-mission's auth modules.
+ * The token is the body's `user` field (never a header: the phone app sends it there only), a printable string
+ * of bounded length. It becomes the user name (`user_email`), as in e-mission's auth modules.
  */
-export function verifyToken(body: unknown, auth: Config['webserver']): string {
+export function tokenFromBody(body: unknown): string {
   const token =
     body !== null && typeof body === 'object' && Object.hasOwn(body, 'user')
       ? (body as Record<string, unknown>)['user']
@@ -63,6 +63,12 @@ export function verifyToken(body: unknown, auth: Config['webserver']): string {
     throw new ValidationError('the user token holds control or non-printable characters', {
       details: { field: 'user' },
     });
+  return token;
+}
+
+/** The body's token (tokenFromBody), checked against the deployment's auth method. */
+export function verifyToken(body: unknown, auth: Config['webserver']): string {
+  const token = tokenFromBody(body);
   switch (auth.auth) {
     case 'skip':
       return token;

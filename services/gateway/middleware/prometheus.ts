@@ -10,6 +10,8 @@ export interface GatewayMetrics {
   timeCalls: Middleware<GatewayState>;
   /** Counts entries Kafka acknowledged. */
   entriesAccepted(count: number): void;
+  /** Entries of a suspended subgroup, answered and stored nowhere, by program. */
+  entriesIgnored(program: string, count: number): void;
 }
 
 /**
@@ -32,6 +34,12 @@ export function gatewayMetrics({ bodyBudgets }: { bodyBudgets: Readonly<Record<s
     help: 'Entries acknowledged by Kafka',
     registers: [registry],
   });
+  const ignored = new Counter({
+    name: 'itinera_gateway_entries_ignored_total',
+    help: "Entries answered but stored nowhere: puts from a program's suspended subgroups",
+    labelNames: ['program'],
+    registers: [registry],
+  });
   new Gauge({
     name: 'itinera_gateway_body_bytes_held',
     help: 'Request body bytes the gateway holds, by budget (puts, other calls)',
@@ -52,5 +60,6 @@ export function gatewayMetrics({ bodyBudgets }: { bodyBudgets: Readonly<Record<s
       }
     },
     entriesAccepted: (count) => accepted.inc(count),
+    entriesIgnored: (program, count) => ignored.inc({ program }, count),
   };
 }

@@ -1,7 +1,9 @@
 import type { ParameterizedContext } from 'koa';
 import { isLoopbackHost, type Config } from '../../../shared/config/index.js';
 import { ForbiddenError } from '../../../shared/errors/index.js';
-import { authenticateToken, type TokenChecks } from '../auth/resolve-token.js';
+import { admitCaller } from '../auth/admit-caller.js';
+import type { TokenChecks } from '../auth/resolve-token.js';
+import type { ProgramGate, ProgramMember } from './stores.js';
 import type { GatewayState } from '../gateway-state.js';
 import type { User, UserStore } from '../../../shared/tables/users.js';
 
@@ -10,6 +12,8 @@ export interface IdentifyDeps {
   users: UserStore;
   /** The console's issued tokens and refusal record; without it only the configuration decides, nothing is noted. */
   tokens?: TokenChecks;
+  /** The deployment's programs; without them every token goes by `auth` (one implicit program). */
+  programs?: ProgramGate;
 }
 
 /**
@@ -17,11 +21,19 @@ export interface IdentifyDeps {
  * token answers 403, which is how the phone app learns it must register again.
  */
 export async function identifyUser(ctx: ParameterizedContext<GatewayState>, deps: IdentifyDeps): Promise<User> {
-  const userEmail = await authenticateToken(ctx.request.body, deps.auth, deps.tokens);
-  const user = await deps.users.findByEmail(userEmail);
+  return (await identifyMember(ctx, deps)).user;
+}
+
+/** identifyUser, with the program the user's token belongs to (none for the implicit program). */
+export async function identifyMember(
+  ctx: ParameterizedContext<GatewayState>,
+  deps: IdentifyDeps,
+): Promise<{ user: User; member?: ProgramMember | undefined }> {
+  const caller = await admitCaller(ctx.request.body, deps);
+  const user = await deps.users.findByEmail(caller.userEmail);
   if (!user) throw new ForbiddenError('token is valid, but no account found for user');
   ctx.state.userUuid = user.uuid;
-  return user;
+  return { user, member: caller.member };
 }
 
 /**

@@ -13,9 +13,9 @@ import {
 } from '../domain/parse-metrics-query.js';
 import { bodyOf, type Body } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
-import type { DiaryReader } from './stores.js';
+import type { CohortFilter, DiaryReader, ProgramCohorts, ProgramMember } from './stores.js';
 import type { User } from '../../../shared/tables/users.js';
-import { identifyUser, type IdentifyDeps } from './identify-user.js';
+import { identifyMember, type IdentifyDeps } from './identify-user.js';
 
 export interface MetricsLimits {
   /** Who may ask for aggregates over all users (e-mission's `aggregate_call_auth`). */
@@ -29,6 +29,25 @@ export interface MetricsLimits {
 export interface MetricsDeps extends IdentifyDeps {
   diary: DiaryReader;
   limits: MetricsLimits;
+  /** Which program each participant belongs to: aggregates count only the caller's program. */
+  cohorts?: ProgramCohorts;
+}
+
+interface Caller {
+  user?: User | undefined;
+  member?: ProgramMember | undefined;
+}
+
+/**
+ * Whom an aggregate counts. In a deployment that serves programs, the caller's program only (its testers when its
+ * `metrics.include_test_users` says so); a caller whose token names no program, or an anonymous one, sees the
+ * participants of no program. Without programs, everyone (undefined: no filter).
+ */
+async function cohortOf(deps: MetricsDeps, caller: Caller): Promise<CohortFilter | undefined> {
+  if (!deps.cohorts || !deps.programs || !(await deps.programs.servesPrograms())) return undefined;
+  const program = caller.member?.program;
+  const config = program === undefined ? undefined : (await deps.programs.config(program))?.config;
+  return deps.cohorts.filter(program, { includeTesters: config?.metrics?.include_test_users === true });
 }
 
 /**
@@ -55,21 +74,47 @@ export function metricsRoutes(deps: MetricsDeps): Router<GatewayState> {
       // The answer is the aggregate over all users whoever asks (e-mission's server never uses the user here), so
       // it is always an aggregate call: `aggregate_call_auth` decides, with or without `aggregate: true`, and
       // first, as e-mission does: where aggregates are off the route does not exist, whatever the body says.
-      await authorizeAggregate(ctx, deps, b);
-      ctx.body = await labelMetrics(deps, parseLabelMetricsQuery(b));
+      const caller = await authorizeAggregate(ctx, deps, b);
+      await requirePublicAggregates(deps, caller);
+      ctx.body = await labelMetrics(deps, parseLabelMetricsQuery(b), await cohortOf(deps, caller));
       return;
     }
     const query = parseSectionMetricsQuery(timeType, b);
     // Validation first, then who may see what: a malformed call is a 400 whoever sends it.
-    const user = call.aggregateCall ? await authorizeAggregate(ctx, deps, b) : await identifyUser(ctx, deps);
+    const caller: Caller = call.aggregateCall
+      ? await authorizeAggregate(ctx, deps, b)
+      : await identifyMember(ctx, deps);
     // A user's own call may ask for the aggregate alongside (the classic app does). Where aggregates are off, it
     // gets its own metrics without them (e-mission would leak them here); the app shows "Unknown" for the
     // comparison, as it does whenever the aggregate fails.
+    if (call.aggregateCall) await requirePublicAggregates(deps, caller);
     const aggregate =
-      call.returnAggregate !== false && (call.aggregateCall || deps.limits.aggregateCallAuth !== 'never');
-    ctx.body = await sectionMetrics(deps, query, { userId: user?.uuid, aggregate });
+      call.returnAggregate !== false &&
+      (call.aggregateCall || deps.limits.aggregateCallAuth !== 'never') &&
+      (await aggregatesShown(deps, caller));
+    ctx.body = await sectionMetrics(deps, query, {
+      userId: caller.user?.uuid,
+      aggregate,
+      cohort: aggregate ? await cohortOf(deps, caller) : undefined,
+    });
   });
   return router;
+}
+
+/** Whether the caller's program shows group comparisons (`itinera.public_aggregates`, true unless set false). */
+async function aggregatesShown(deps: MetricsDeps, caller: Caller): Promise<boolean> {
+  const program = caller.member?.program;
+  if (program === undefined || !deps.programs) return true;
+  return (await deps.programs.config(program))?.config.itinera?.public_aggregates !== false;
+}
+
+/**
+ * A program that hides its figures from its participants (against the Hawthorne effect) answers an aggregate call
+ * as a deployment without aggregates does: 404, which the app shows as a comparison it cannot make.
+ */
+async function requirePublicAggregates(deps: MetricsDeps, caller: Caller): Promise<void> {
+  if (!(await aggregatesShown(deps, caller)))
+    throw new NotFoundError('aggregate metrics are not shown to this program');
 }
 
 /**
@@ -82,14 +127,14 @@ async function authorizeAggregate(
   ctx: ParameterizedContext<GatewayState>,
   deps: MetricsDeps,
   b: Body,
-): Promise<User | undefined> {
+): Promise<Caller> {
   switch (deps.limits.aggregateCallAuth) {
     case 'no_auth':
-      return b['user'] !== undefined ? identifyUser(ctx, deps) : undefined;
+      return b['user'] !== undefined ? identifyMember(ctx, deps) : {};
     case 'user_only':
       if (b['user'] === undefined || b['user'] === null || b['user'] === '')
         throw new ForbiddenError('aggregations only available to users: send your token as "user"');
-      return identifyUser(ctx, deps);
+      return identifyMember(ctx, deps);
     case 'never':
       throw new NotFoundError('aggregate calls are not supported on this server');
   }
@@ -99,7 +144,7 @@ async function authorizeAggregate(
 async function sectionMetrics(
   deps: MetricsDeps,
   query: SectionMetricsQuery,
-  { userId, aggregate }: { userId: string | undefined; aggregate: boolean },
+  { userId, aggregate, cohort }: { userId: string | undefined; aggregate: boolean; cohort: CohortFilter | undefined },
 ) {
   const compute = async (userId: string | null, minUsers: number): Promise<ModeSummary[][]> => {
     const range = userId === null ? (query.aggregateRange ?? query) : query;
@@ -113,6 +158,8 @@ async function sectionMetrics(
       range.startTs,
       range.endTs,
       (s) => {
+        // The aggregate counts the caller's program only; the user's own scan holds only the user.
+        if (userId === null && cohort && !cohort(s.userId)) return;
         if (!keep || keep(s)) acc.add(s);
       },
       { maxSections: deps.limits.metricsMaxSections },
@@ -129,12 +176,12 @@ async function sectionMetrics(
 }
 
 /** The labelled trips of the asked days, aggregated over all users, in the form the request asked for. */
-async function labelMetrics(deps: MetricsDeps, query: LabelMetricsQuery) {
+async function labelMetrics(deps: MetricsDeps, query: LabelMetricsQuery, cohort: CohortFilter | undefined) {
   const acc = createLabelMetricsAccumulator(query.metricList, {
     minUsers: deps.limits.aggregateMinUsers,
     footprint: query.footprint,
   });
-  await deps.diary.scanLabelTrips(query.localDates, (t) => acc.add(t), {
+  await deps.diary.scanLabelTrips(query.localDates, (t) => (!cohort || cohort(t.userId) ? acc.add(t) : undefined), {
     maxSections: deps.limits.metricsMaxSections,
   });
   return query.form === 'by_metric' ? acc.byMetric() : acc.days();

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
-import { ValidationError } from '../../../shared/errors/index.js';
-import { authenticateToken, loggableToken } from '../auth/resolve-token.js';
+import { ForbiddenError, ValidationError } from '../../../shared/errors/index.js';
+import { admitCaller } from '../auth/admit-caller.js';
+import { loggableToken } from '../auth/resolve-token.js';
 import { parseProfileUpdate } from '../domain/parse-profile-update.js';
 import { bodyOf } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
@@ -28,7 +29,8 @@ export function profileRoutes(
   const router = new Router<GatewayState>();
 
   router.post('/profile/create', async (ctx) => {
-    const userEmail = await authenticateToken(ctx.request.body, deps.auth, deps.tokens);
+    const { userEmail, member } = await admitCaller(ctx.request.body, deps);
+    if (member?.closed !== undefined) throw new ForbiddenError(member.closed, { details: { program: member.program } });
     await deps.rateLimits.take('profile-create', ctx.ip, userEmail);
     if (UUID_SHAPED.test(userEmail))
       throw new ValidationError('a token shaped like a uuid is reserved for accounts imported without their token', {

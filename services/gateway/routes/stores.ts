@@ -7,6 +7,20 @@ import type { ExportRequest, UserExport } from '../../export/export-user.js';
 import type { StoredCompositeText } from '../domain/derived-entries.js';
 import type { LabelTripFact } from '../domain/label-metrics.js';
 import type { SectionFact } from '../domain/metrics-summary.js';
+import type { ProgramDirectory } from '../../programs/program-directory.js';
+
+export type { ProgramMember } from '../../programs/domain/admit-token.js';
+export type { CohortFilter, ProgramCohorts } from '../../programs/program-cohorts.js';
+
+/** A new token of a program and subgroup (a tester's when `tester`), with its QR code: what a join page shows. */
+export type JoinTokens = (
+  program: string,
+  subgroup: string,
+  tester: boolean,
+) => Promise<{ token: string; qrSvg: string }>;
+
+/** The programs the deployment serves: which one a token belongs to, what a put answers, their configurations. */
+export type ProgramGate = ProgramDirectory;
 
 export type { PipelineProgress, ServerToPhoneDocument, TripCounts } from '../../../shared/tables/index.js';
 

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import type { RecordMetadata } from 'kafkajs';
-import { PayloadTooLargeError, ValidationError } from '../../../shared/errors/index.js';
+import { PayloadTooLargeError, ProgramClosedError, ValidationError } from '../../../shared/errors/index.js';
 import type { UsercacheRecord } from '../../../shared/events/index.js';
 import {
   acceptPutEntries,
@@ -18,7 +18,7 @@ import type { DocumentReader } from './stores.js';
 import type { WebLog } from '../web-log.js';
 import { loggableToken } from '../auth/resolve-token.js';
 import { logLines } from '../../../shared/logger/index.js';
-import { identifyUser, type IdentifyDeps } from './identify-user.js';
+import { identifyMember, identifyUser, type IdentifyDeps } from './identify-user.js';
 
 export interface UsercacheDeps extends IdentifyDeps {
   publisher: UsercachePublisher;
@@ -27,6 +27,8 @@ export interface UsercacheDeps extends IdentifyDeps {
   /** Most entries one put may carry. @defaultValue MAX_ENTRIES_PER_PUT */
   maxEntriesPerPut?: number;
   onAccepted?: (count: number) => void;
+  /** Entries of a suspended subgroup's put, which is answered and stored nowhere. */
+  onIgnored?: (program: string, count: number) => void;
 }
 
 /** The identity of an entry: (type, key, write_ts) within a user. */
@@ -84,25 +86,43 @@ export function usercacheRoutes(deps: UsercacheDeps): Router<GatewayState> {
     return records;
   }
 
-  async function put(source: PutSource, ctx: ParameterizedContext<GatewayState>) {
-    const user = await identifyUser(ctx, deps);
+  /** Stores a put's entries; the answer's body: `{}`, or the program's configuration when the phone's is outdated. */
+  async function put(source: PutSource, ctx: ParameterizedContext<GatewayState>): Promise<Record<string, unknown>> {
+    const { user, member } = await identifyMember(ctx, deps);
+    // A closed program keeps what it holds and takes nothing new; the phone keeps its entries and is told why.
+    if (member?.closed !== undefined)
+      throw new ProgramClosedError(member.closed, { details: { program: member.program } });
+    if (member?.suspended) {
+      // As e-mission does: the phone is answered as usual (so it stops retrying and clears its cache) and nothing
+      // is kept. The operator sees the count in itinera_gateway_entries_ignored_total.
+      const count = 'texts' in source ? source.texts.count : Array.isArray(source.list) ? source.list.length : 0;
+      deps.webLog.info(
+        `For ${user.uuid}, ignoring ${count} entries: subgroup ${member.subgroup} of ${member.program} is suspended`,
+      );
+      deps.onIgnored?.(member.program, count);
+      return {};
+    }
     const records = recordsOf(user.uuid, source);
     deps.webLog.debug(
       `user_email = ${loggableToken(user.userEmail)} -> uuid = ${user.uuid}, ${records.length} entries`,
     );
-    if (records.length === 0) {
-      deps.webLog.info(`For ${user.uuid}, no entries to put`);
-      return;
+    if (records.length === 0) deps.webLog.info(`For ${user.uuid}, no entries to put`);
+    else {
+      const acks = await deps.publisher.publish(user.uuid, records);
+      logEntryResults(deps.webLog, user.uuid, records, acks);
+      deps.onAccepted?.(records.length);
     }
-    const acks = await deps.publisher.publish(user.uuid, records);
-    logEntryResults(deps.webLog, user.uuid, records, acks);
-    deps.onAccepted?.(records.length);
+    if (!member || !deps.programs) return {};
+    const body = bodyOf(ctx.request.body);
+    return deps.programs.putReply(member.program, {
+      deploymentConfigVersion: body['deployment_config_version'],
+      appVersion: body['app_version'],
+    });
   }
 
   router.post('/usercache/put', async (ctx) => {
     const texts = ctx.state.putEntries;
-    await put(texts ? { texts } : { list: bodyOf(ctx.request.body)['phone_to_server'] }, ctx);
-    ctx.body = {};
+    ctx.body = await put(texts ? { texts } : { list: bodyOf(ctx.request.body)['phone_to_server'] }, ctx);
   });
 
   router.post('/usercache/putone', async (ctx) => {

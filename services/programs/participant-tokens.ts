@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import QRCode from 'qrcode';
-import { ValidationError } from '../../../shared/errors/index.js';
+import { ValidationError } from '../../shared/errors/index.js';
 
 /** Random characters of a token: e-mission's `generate_random_string` (e-mission-common, auth/opcode.py) uses 32. */
 export const TOKEN_RANDOM_CHARS = 32;
@@ -19,6 +19,8 @@ export interface TokenRequest {
   /** e-mission's new-style studies accept `default` or one of the config's `opcode.subgroups`. */
   subgroup: string;
   count: number;
+  /** Testers' tokens (`…_<subgroup>_test_<random>`), left out of the program's figures unless it includes them. */
+  tester?: boolean;
 }
 
 export interface ParticipantToken {
@@ -57,7 +59,7 @@ function randomPart(random: RandomBytes): string {
  * the caller records them (ConsoleTokensTable.issue) before showing them.
  */
 export async function createParticipantTokens(
-  { program, subgroup, count }: TokenRequest,
+  { program, subgroup, count, tester = false }: TokenRequest,
   random: RandomBytes = randomBytes,
 ): Promise<ParticipantToken[]> {
   for (const [field, value] of [
@@ -74,7 +76,8 @@ export async function createParticipantTokens(
       details: { field: 'count' },
     });
   const tokens = new Set<string>();
-  while (tokens.size < count) tokens.add(`nrelop_${program}_${subgroup}_${randomPart(random)}`);
+  const prefix = `nrelop_${program}_${subgroup}_${tester ? 'test_' : ''}`;
+  while (tokens.size < count) tokens.add(`${prefix}${randomPart(random)}`);
   return Promise.all(
     [...tokens].map(async (token) => ({ token, qrSvg: await QRCode.toString(loginLink(token), { type: 'svg' }) })),
   );

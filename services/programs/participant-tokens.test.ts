@@ -1,7 +1,7 @@
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../../shared/errors/index.js';
-import { createParticipantTokens, loginLink, MAX_TOKENS_PER_CALL, TOKEN_RANDOM_CHARS } from './create-tokens.js';
+import { ValidationError } from '../../shared/errors/index.js';
+import { createParticipantTokens, loginLink, MAX_TOKENS_PER_CALL, TOKEN_RANDOM_CHARS } from './participant-tokens.js';
 
 /** Bytes 0, 1, 2, … (wrapping): deterministic, and covers the bytes the alphabet must skip (248 to 255). */
 function counting(): (size: number) => Uint8Array {

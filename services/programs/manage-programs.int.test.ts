@@ -1,0 +1,87 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors/index.js';
+import { createProgramConfigsTable } from '../../shared/tables/index.js';
+import { runCli } from '../../test/helpers/pipeline.js';
+import { createTestEnv, type TestEnv } from '../../test/helpers/test-env.js';
+import { createProgramManager, type ProgramManager } from './manage-programs.js';
+
+let env: TestEnv;
+let programs: ProgramManager;
+const by = 'operator@itinera.test';
+const doc = (version: number, extra: object = {}) => JSON.stringify({ version, opcode: { autogen: true }, ...extra });
+
+beforeAll(async () => {
+  env = await createTestEnv();
+  programs = createProgramManager(createProgramConfigsTable(env.cql));
+});
+afterAll(async () => {
+  await env?.dispose();
+});
+
+describe("a program's configuration, kept as versions", () => {
+  it('When a program is created and updated, then show gives the newest and history every version with its author', async () => {
+    await programs.create({ program: 'ebike', document: doc(1), by, note: 'launch' });
+    await programs.update({
+      program: 'ebike',
+      document: doc(2, { min_app_version: '1.9.0' }),
+      by: 'second@itinera.test',
+    });
+    expect(JSON.parse((await programs.show('ebike')).document)).toMatchObject({ version: 2, min_app_version: '1.9.0' });
+    const history = await programs.history('ebike');
+    expect(history.map((r) => [r.version, r.changedBy, r.note])).toEqual([
+      [2, 'second@itinera.test', ''],
+      [1, by, 'launch'],
+    ]);
+  });
+
+  it('When an update does not raise the version, then it is refused and nothing is saved', async () => {
+    await programs.create({ program: 'steady', document: doc(5), by });
+    for (const version of [5, 4]) {
+      const refused = programs.update({ program: 'steady', document: doc(version, { note: 'x' }), by });
+      await expect(refused).rejects.toThrow(ConflictError);
+      await expect(refused).rejects.toThrow(/not above the current version 5/);
+    }
+    expect(await programs.history('steady')).toHaveLength(1);
+  });
+
+  it('When a program is created twice, updated before it exists, or named with "_", then each is refused', async () => {
+    await expect(programs.create({ program: 'steady', document: doc(9), by })).rejects.toThrow(ConflictError);
+    await expect(programs.update({ program: 'ghost', document: doc(1), by })).rejects.toThrow(NotFoundError);
+    await expect(programs.create({ program: 'two_parts', document: doc(1), by })).rejects.toThrow(ValidationError);
+    await expect(programs.create({ program: 'bad', document: '{"version": "1"}', by })).rejects.toThrow(/version/);
+    expect((await programs.list()).map((r) => r.program)).toEqual(['ebike', 'steady']);
+  });
+
+  it('When label options are given beside the document, then they are inlined in the saved version', async () => {
+    const labels = { MODE: [{ value: 'walk', baseMode: 'WALKING' }] };
+    await programs.create({
+      program: 'inlined',
+      document: doc(1, { label_options: 'https://example.org/labels.json' }),
+      labelOptions: JSON.stringify(labels),
+      by,
+    });
+    expect(JSON.parse((await programs.show('inlined')).document).label_options).toEqual(labels);
+  });
+});
+
+describe('npx itinera program', () => {
+  it('When an operator creates, updates and lists from files, then the versions are saved; a stale version exits 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'itinera-program-'));
+    const file = (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    };
+    expect(await runCli(env, ['program', 'create', 'cli-study', file('v1.json', doc(1)), '--note', 'first'])).toMatch(
+      /^saved cli-study\tversion 1\t/,
+    );
+    const stale = await runCli(env, ['program', 'update', 'cli-study', file('v1b.json', doc(1))]).catch((e) => e);
+    expect(stale.status).toBe(1);
+    expect(stale.stderr).toMatch(/version 1 is not above the current version 1/);
+    await runCli(env, ['program', 'update', 'cli-study', file('v2.json', doc(2))]);
+    expect(JSON.parse(await runCli(env, ['program', 'show', 'cli-study']))).toMatchObject({ version: 2 });
+    expect(await runCli(env, ['program', 'list'])).toMatch(/^cli-study\tversion 2\t/m);
+  });
+});
