@@ -7,7 +7,8 @@
  * exported in one call, about 2 GB written to Cassandra), "console" (bench/console.ts: page loads in Chromium at
  * 10,000 × scale participants) and "day" (bench/population-day.ts: BENCH_DAY_USERS, default 10,000, users' real days
  * pushed until all their trips are served; about ten million entries, tens of GB and most of an hour on two cores)
- * run only when named. BENCH_E2E_USERS (default "100,1000")
+ * and "programs" (bench/programs.ts: BENCH_PROGRAM_USERS, default 10,000, users as one program and then as
+ * BENCH_PROGRAMS, default 20, programs on the same stack) run only when named. BENCH_E2E_USERS (default "100,1000")
  * sets the end-to-end user counts (each a point of the CPU-per-entry curve); BENCH_LABELS_PER_S (default 10) the
  * rate of its paced label phase; BENCH_CPU_PROF_DIR makes every service process write a CPU profile there. The
  * services run compiled, as in production (bench/load.ts serviceArgs; BENCH_FROM_SOURCE=1 runs them with tsx);
@@ -30,6 +31,7 @@ import { benchConsole, consoleRows, type ConsoleFigures } from './console.js';
 import { benchRawCassandra, benchRawProducer } from './raw-baselines.js';
 import { benchExport, exportRows, type ExportFigures } from './export.js';
 import { benchPopulationDay, populationDayRows, type PopulationDayFigures } from './population-day.js';
+import { benchPrograms, programsRows, type ProgramsFigures } from './programs.js';
 import { loadRealEntries, makeBatch, type PhoneEntry } from '../test/helpers/phone-entries.js';
 import {
   dropEarlierBenchData,
@@ -311,6 +313,26 @@ async function main(): Promise<void> {
     );
   }
 
+  let programs: ProgramsFigures | null = null;
+  if (parts.has('programs')) {
+    const users = Number(process.env['BENCH_PROGRAM_USERS'] ?? 10_000);
+    const count = Number(process.env['BENCH_PROGRAMS'] ?? 20);
+    process.stdout.write(`bench: ${users} users as 1 program, then as ${count} programs…\n`);
+    const layout = async (suffix: string, n: number) => {
+      const config = benchConfig(`${tag}${suffix}`);
+      await provision(config);
+      return { config, env: envFor(config, logDir), programs: n };
+    };
+    programs = await benchPrograms(
+      root,
+      { one: await layout('p1', 1), many: await layout(`p${count}`, count) },
+      `http://127.0.0.1:${GATEWAY_PORT}`,
+      loadDays(emissionFixturesDir()),
+      users,
+      () => serverRss(root),
+    );
+  }
+
   const metricsSummary = parts.has('metrics') ? benchMetricsSummary() : null;
 
   let consoleFigures: ConsoleFigures | null = null;
@@ -344,6 +366,7 @@ async function main(): Promise<void> {
     console: consoleFigures,
     metricsSummary,
     populationDay,
+    programs,
   };
   const table = [
     `Machine: ${results.machine.cpus} cores (${results.machine.cpuModel}), ${results.machine.memoryGb} GiB, Node ${results.machine.node}; whole stack on the same machine.`,
@@ -362,6 +385,7 @@ async function main(): Promise<void> {
       ),
     ...endToEndRows(endToEnd),
     ...(populationDay ? populationDayRows(populationDay) : []),
+    ...(programs ? programsRows(programs) : []),
     ...(exported ? exportRows(exported) : []),
     ...(consoleFigures ? consoleRows(consoleFigures) : []),
     ...(metricsSummary ? metricsSummaryRows(metricsSummary) : []),

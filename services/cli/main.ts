@@ -53,6 +53,9 @@ const HELP = `itinera <command> [options]   (operator commands; exit 0 on succes
                                     builder; users keep their uuid (and, with --uuids, their token; else the token
                                     is the uuid); a day file with <name>.ground_truth.json beside it becomes a user
                                     of its own, as in e-mission's tests. A rerun duplicates nothing
+    [--program P [--config F]]      into program P (created from e-mission's config file F, or updated to it when
+                                    its version is higher); mapped tokens must name P; users without one get a
+                                    new random token of P
   transit-import <file>             load a regional OpenStreetMap extract's (.osm.pbf or .osm) bus stops,
                                     stations and routes for mode inference (BUS, TRAIN… instead of CAR); trip
                                     builders see it within 10 minutes; rebuild old days with reset-pipeline
@@ -92,6 +95,8 @@ async function main(argv: string[]): Promise<number> {
       radius: { type: 'string' },
       days: { type: 'string' },
       uuids: { type: 'string' },
+      program: { type: 'string' },
+      config: { type: 'string' },
       'label-options': { type: 'string' },
       note: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -141,7 +146,9 @@ async function main(argv: string[]): Promise<number> {
       return withSession((s) => retention(s, values.days, dryRun));
     case 'import': {
       const path = positionals[0] ?? fail('import needs the path of a dump file or folder');
-      return withSession((s) => importCommand(s, path, values.uuids));
+      if (values.config !== undefined && values.program === undefined) fail('import --config needs --program');
+      const into = values.program === undefined ? undefined : { program: values.program, configFile: values.config };
+      return withSession((s) => importCommand(s, path, values.uuids, into));
     }
     case 'transit-import': {
       const path = positionals[0] ?? fail('transit-import needs the path of an .osm.pbf or .osm file');

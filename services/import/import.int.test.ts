@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTimeseriesReader } from '../../shared/timeseries/index.js';
+import { createUsersTable } from '../../shared/tables/index.js';
 import { runCli, startInProcessPipeline, type InProcessPipeline } from '../../test/helpers/pipeline.js';
 import { DAY_OF, loadGroundTruth, loadRealDay, REAL_DAYS } from '../../test/helpers/real-days.js';
 import { emissionFixturesDir } from '../../test/helpers/fixtures.js';
@@ -98,5 +99,46 @@ describe('import from e-mission', () => {
     for (const day of DAYS)
       expect(compared).toMatch(new RegExp(`^#   ${day}\\.json(\\.gz)? as user ${uuidOf(day)}$`, 'm'));
     expect(compared).toContain(`total: ${matched} of ${expected} e-mission trips matched (100%)`);
+  });
+
+  it('When a dump is imported into a program with its configuration, then the program exists and every user is its participant; a mapping naming another program imports nothing', async () => {
+    const { env } = pipeline;
+    const dir = mkdtempSync(join(tmpdir(), 'itinera-import-program-'));
+    const day = DAYS[1]!;
+    // Without its ground truth beside it, the day is imported under the phone's own uuid.
+    copyFileSync(join(emissionFixturesDir(), 'emission-real-days', `${day}.json`), join(dir, `${day}.json`));
+    const hex = (loadRealDay(day)[0] as unknown as { user_id: { $uuid: string } }).user_id.$uuid;
+    const uuid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    const config = join(tmpdir(), `itinera-import-config-${Date.now()}.json`);
+    writeFileSync(config, JSON.stringify({ version: 3, url_abbreviation: 'moved', opcode: { autogen: false } }));
+    const users = createUsersTable(env.cql, { cacheEntries: 1 });
+
+    const mapping = join(dir, 'Stage_uuids.ndjson');
+    writeFileSync(mapping, `${JSON.stringify({ user_email: 'someone@example.org', uuid: { $uuid: hex } })}\n`);
+    const refused = await runCli(env, [
+      'import',
+      join(dir, `${day}.json`),
+      '--uuids',
+      mapping,
+      '--program',
+      'moved',
+      '--config',
+      config,
+    ]).catch((e) => e);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/1 tokens of the uuids mapping do not name program moved .*nothing was imported/);
+    expect(await users.findByUuid(uuid)).toBeUndefined();
+
+    const printed = await runCli(env, ['import', join(dir, `${day}.json`), '--program', 'moved', '--config', config]);
+    expect(printed).toMatch(/imported 1 users/);
+    expect(JSON.parse(await runCli(env, ['program', 'show', 'moved']))).toMatchObject({
+      version: 3,
+      url_abbreviation: 'moved',
+    });
+    const token = (await users.findByUuid(uuid))?.userEmail;
+    expect(token).toMatch(/^nrelop_moved_default_[A-Za-z0-9]{32}$/);
+    // A rerun keeps the account and its token.
+    await runCli(env, ['import', join(dir, `${day}.json`), '--program', 'moved']);
+    expect((await users.findByUuid(uuid))?.userEmail).toBe(token);
   });
 });

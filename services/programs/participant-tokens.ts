@@ -53,6 +53,11 @@ function randomPart(random: RandomBytes): string {
   return out;
 }
 
+/** One new token of a program and subgroup, a tester's when `tester` (names are not checked here). */
+export function newToken(program: string, subgroup: string, tester = false, random: RandomBytes = randomBytes): string {
+  return `nrelop_${program}_${subgroup}_${tester ? 'test_' : ''}${randomPart(random)}`;
+}
+
 /**
  * `count` new participant tokens in e-mission's shape, `nrelop_<program>_<subgroup>_<random>` (the program picks the
  * study config the app downloads; the subgroup is checked against it), each with its QR code. Nothing is stored:
@@ -76,8 +81,7 @@ export async function createParticipantTokens(
       details: { field: 'count' },
     });
   const tokens = new Set<string>();
-  const prefix = `nrelop_${program}_${subgroup}_${tester ? 'test_' : ''}`;
-  while (tokens.size < count) tokens.add(`${prefix}${randomPart(random)}`);
+  while (tokens.size < count) tokens.add(newToken(program, subgroup, tester, random));
   return Promise.all(
     [...tokens].map(async (token) => ({ token, qrSvg: await QRCode.toString(loginLink(token), { type: 'svg' }) })),
   );

@@ -9,6 +9,7 @@ import { importDump } from '../../import/import-dump.js';
 import { listDumpFiles } from '../../import/dump/list-dump-files.js';
 import { readEmissionEntries } from '../../import/dump/read-emission-dump.js';
 import type { Session } from '../session.js';
+import { prepareProgramImport } from './import-program.js';
 
 /** Skips printed one by one; past this only their count is. */
 const SKIPS_SHOWN = 20;
@@ -17,9 +18,18 @@ const SKIPS_SHOWN = 20;
  * `itinera import <path> [--uuids Stage_uuids.ndjson]`: pushes an e-mission dump (a file or a folder; e-mission's
  * JSON array export or mongoexport NDJSON, gzip accepted) through the ingest path (services/import). Users keep their
  * e-mission uuid; with e-mission's `Stage_uuids` export they also keep their token, else the token is the uuid.
+ * With `--program`, the users go into that program (import-program.ts).
  */
-export async function importCommand(s: Session, path: string, uuidsFile: string | undefined): Promise<number> {
+export async function importCommand(
+  s: Session,
+  path: string,
+  uuidsFile: string | undefined,
+  into?: { program: string; configFile: string | undefined },
+): Promise<number> {
   const tokens = uuidsFile ? await readUuidTokens(uuidsFile) : new Map<string, string>();
+  const tokenOf = into
+    ? await prepareProgramImport(s, into.program, into.configFile, tokens)
+    : (uuid: string) => tokens.get(uuid) ?? uuid;
   const totalBytes = (await listDumpFiles(path)).reduce((sum, f) => sum + f.bytes, 0);
   const bar = new SingleBar(
     { format: 'import [{bar}] {percentage}% | {value}/{total} bytes | {entries} entries', stream: process.stderr },
@@ -43,7 +53,7 @@ export async function importCommand(s: Session, path: string, uuidsFile: string 
           codec: s.codec,
           topic: topicName(s.config.kafka.topicPrefix, 'usercache'),
         }),
-        tokenOf: (uuid) => tokens.get(uuid) ?? uuid,
+        tokenOf,
         now: () => Date.now() / 1000,
       },
       (async function* counted() {
