@@ -8,6 +8,7 @@ import { importCommand } from './commands/import.js';
 import { intake } from './commands/intake.js';
 import { labels } from './commands/labels.js';
 import { program } from './commands/program.js';
+import { archiveProgram } from './commands/program-archive.js';
 import { parseSince, replayDeadLetters } from './commands/replay-dead-letters.js';
 import { resetAll, resetOneUser } from './commands/reset-pipeline.js';
 import { retention } from './commands/retention.js';
@@ -40,7 +41,8 @@ const HELP = `itinera <command> [options]   (operator commands; exit 0 on succes
     [--yes]                         topic; the token then gets 403. Without --yes, only says what it would do
   labels <token or uuid>            a day's trips with their labels and notes (and their places'), and the
     [-d YYYY-MM-DD]                 inputs around it that label nothing, with the reason (default: the last day)
-  export <format> (-u <user> | -a)  one file per user and UTC day with data, DIR/<uuid>/<date>.<ext>; formats
+  export <format> (-u <user> | -a   one file per user and UTC day with data, DIR/<uuid>/<date>.<ext>; formats
+    | --program <program>)          (--program: the participants whose tokens name the program);
     [--from YYYY-MM-DD]             ndjson (raw entries), geojson, gpx, trips-csv, sections-csv (composite trips).
     [--to YYYY-MM-DD] [--out DIR]   Default: the 30 days ending yesterday, DIR itinera-export. Days whose file
                                     exists are skipped, so a rerun resumes; delete a file to export its day again
@@ -67,6 +69,9 @@ const HELP = `itinera <command> [options]   (operator commands; exit 0 on succes
     [--note <text>]                 webserver program_refresh_s, 5 s)
   program show <name>               the current configuration, as phones get it
   program list | history <name>     every program's current version, or one program's versions and who saved them
+  program archive <name> --out DIR  close the program, export its participants' raw entries and trips over all
+    [--yes]                         their days to DIR, delete them, and write DIR/receipt-<time>.json (files with
+                                    their SHA-256, the deleted uuids). Without --yes, only says what it would do
   compare <path>                    per user and day of a dump, e-mission's trips (its analysis/* trips, or the
                                     ground truth beside a file) beside Itinera's, matched within 60 s
 `;
@@ -160,6 +165,11 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'program': {
       const [action = '', name, file] = positionals;
+      if (action === 'archive') {
+        const program = name ?? fail('program archive needs the program');
+        const out = values.out ?? fail('program archive needs --out DIR');
+        return withSession((s) => archiveProgram(s, program, out, values.yes === true));
+      }
       const args = { action, program: name, file, labelOptions: values['label-options'], note: values.note };
       return withSession((s) => program(s, args));
     }

@@ -1,9 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors/index.js';
-import { createProgramConfigsTable } from '../../shared/tables/index.js';
+import { createProgramConfigsTable, createUsersTable } from '../../shared/tables/index.js';
+import { seedLocations } from '../../test/helpers/reads.js';
 import { runCli } from '../../test/helpers/pipeline.js';
 import { createTestEnv, type TestEnv } from '../../test/helpers/test-env.js';
 import { createProgramManager, type ProgramManager } from './manage-programs.js';
@@ -83,5 +85,47 @@ describe('npx itinera program', () => {
     await runCli(env, ['program', 'update', 'cli-study', file('v2.json', doc(2))]);
     expect(JSON.parse(await runCli(env, ['program', 'show', 'cli-study']))).toMatchObject({ version: 2 });
     expect(await runCli(env, ['program', 'list'])).toMatch(/^cli-study\tversion 2\t/m);
+  });
+});
+
+describe('npx itinera program archive', () => {
+  it("When a program is archived, then it is closed, its participants' data is exported with a receipt of digests, they are deleted, and another program's participant is untouched", async () => {
+    const by = 'operator@itinera.test';
+    await programs.create({ program: 'gone', document: doc(1), by });
+    await programs.create({ program: 'stays', document: doc(1), by });
+    const users = createUsersTable(env.cql, { cacheEntries: 1 });
+    const DAY = 1_700_006_400;
+    const uuids: Record<string, string> = {};
+    for (const token of ['nrelop_gone_default_a1', 'nrelop_gone_default_a2', 'nrelop_stays_default_b1']) {
+      uuids[token] = (await users.register(token)).user.uuid;
+      await seedLocations(env.cql, uuids[token]!, DAY + 300, 48, 3600);
+    }
+    const out = mkdtempSync(join(tmpdir(), 'itinera-archive-'));
+    const quick = { WEBSERVER_PROGRAM_REFRESH_S: '0.2' };
+    const dry = await runCli(env, ['program', 'archive', 'gone', '--out', out], quick).catch((e) => e);
+    expect(dry.status).toBe(1);
+    expect(dry.stdout).toMatch(/would close program gone, export its 2 participants/);
+    expect(await users.findByUuid(uuids['nrelop_gone_default_a1']!)).toBeDefined();
+
+    const printed = await runCli(env, ['program', 'archive', 'gone', '--out', out, '--yes'], quick);
+    expect(printed).toMatch(/archived program gone: \d+ files, 2 participants deleted/);
+    const receiptName = readdirSync(out).find((f) => f.startsWith('receipt-'))!;
+    const receipt = JSON.parse(readFileSync(join(out, receiptName), 'utf8'));
+    expect(receipt.deleted.map((d: any) => d.uuid).sort()).toEqual(
+      [uuids['nrelop_gone_default_a1'], uuids['nrelop_gone_default_a2']].sort(),
+    );
+    const ndjson = receipt.files.filter((f: any) => f.path.startsWith('ndjson/'));
+    // Two days of hourly locations for each participant: two day files each.
+    expect(ndjson).toHaveLength(4);
+    for (const file of ndjson) {
+      const bytes = readFileSync(join(out, file.path));
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(file.sha256);
+      expect(bytes.length).toBe(file.bytes);
+    }
+    const exported = ndjson.flatMap((f: any) => readFileSync(join(out, f.path), 'utf8').trim().split('\n'));
+    expect(exported).toHaveLength(96);
+    expect(await users.findByUuid(uuids['nrelop_gone_default_a1']!)).toBeUndefined();
+    expect(await users.findByUuid(uuids['nrelop_stays_default_b1']!)).toBeDefined();
+    expect(JSON.parse((await programs.show('gone')).document).itinera).toMatchObject({ closed: true });
   });
 });

@@ -8,8 +8,18 @@ import { createUserErasure } from '../../deletion/user-erasure.js';
 import { resolveUser, type Session } from '../session.js';
 
 /** The operator running the command, for the audit line. */
-function operatorName(): string {
+export function operatorName(): string {
   return process.env['SUDO_USER'] ?? process.env['USER'] ?? userInfo().username;
+}
+
+/** What deleting accounts from the command line needs; `producer` must be connected. */
+export function accountDeletion(s: Session, producer: ReturnType<typeof createIdempotentProducer>) {
+  return {
+    users: createUsersTable(s.cql, { cacheEntries: 1 }),
+    deletedUsers: createDeletedUsersTable(s.cql),
+    erase: createUserErasure({ cql: s.cql, producer, diaryTopic: topicName(s.config.kafka.topicPrefix, 'diary') }),
+    audit: createLogger({ component: 'audit' }),
+  };
 }
 
 /**
@@ -25,21 +35,7 @@ export async function deleteUser(s: Session, who: string, confirmed: boolean): P
   const producer = createIdempotentProducer(s.kafka);
   await producer.connect();
   try {
-    const report = await deleteAccount(
-      {
-        users: createUsersTable(s.cql, { cacheEntries: 1 }),
-        deletedUsers: createDeletedUsersTable(s.cql),
-        erase: createUserErasure({
-          cql: s.cql,
-          producer,
-          diaryTopic: topicName(s.config.kafka.topicPrefix, 'diary'),
-        }),
-        audit: createLogger({ component: 'audit' }),
-      },
-      uuid,
-      'operator',
-      operatorName(),
-    );
+    const report = await deleteAccount(accountDeletion(s, producer), uuid, 'operator', operatorName());
     process.stdout.write(
       `deleted user ${uuid}: ${report.timeseriesPartitions} timeseries partitions, ${report.documents} phone documents, in ${report.tookMs} ms\n`,
     );

@@ -19,6 +19,12 @@ describe('parseExportOptions', () => {
     expect(options).toMatchObject({ who: 'a@b', outDir: 'x', range: { days: 3288 } });
   });
 
+  it('takes the participants of one program, and only one of -a, -u and --program', () => {
+    expect(parseExportOptions('ndjson', { program: 'ebike' }, now)).toMatchObject({ program: 'ebike', who: undefined });
+    expect(parseExportOptions('ndjson', { program: 'ebike', all: true }, now)).toMatch(/exactly one of/);
+    expect(parseExportOptions('ndjson', { program: 'ebike', user: 'a@b' }, now)).toMatch(/exactly one of/);
+  });
+
   it('de-identifies with a secret and a radius (200 m unless given)', () => {
     expect(parseExportOptions('geojson', { all: true, deidentify: true, secret: 's' }, now)).toMatchObject({
       deidentify: { secret: 's', radiusM: 200 },

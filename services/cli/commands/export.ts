@@ -10,12 +10,15 @@ import { datesOf, dayRange, type ExportRange, parseExportRange, utcDate } from '
 import { type Deidentification, exportUser, frequentPlacesOf } from '../../export/export-user.js';
 import { keyedUserId } from '../../export/keyed-user-id.js';
 import { createExportSources, type ExportSources } from '../../export/sources.js';
+import { opcodeProgram } from '../../programs/domain/opcode.js';
 import { fail, resolveUser, type Session } from '../session.js';
 
 export interface ExportOptions {
   format: ExportFormat;
-  /** A token or uuid; undefined: every registered user. */
+  /** A token or uuid; undefined: every registered user (of `program`, when given). */
   who: string | undefined;
+  /** Only the participants of this program (their tokens name it). */
+  program?: string;
   range: ExportRange;
   outDir: string;
   deidentify?: Omit<Deidentification, 'places'>;
@@ -25,6 +28,7 @@ export interface ExportOptions {
 export interface ExportArgs {
   all?: boolean;
   user?: string;
+  program?: string;
   from?: string;
   to?: string;
   out?: string;
@@ -50,7 +54,8 @@ export function parseExportOptions(
 ): ExportOptions | string {
   if (format === undefined || !isExportFormat(format))
     return `export needs a format: ndjson, geojson, gpx, trips-csv or sections-csv${format ? `, got ${format}` : ''}`;
-  if (!args.all === !args.user) return 'export needs exactly one of -a (all users) or -u <token or uuid>';
+  if ([args.all, args.user, args.program].filter(Boolean).length !== 1)
+    return 'export needs exactly one of -a (all users), -u <token or uuid> or --program <program>';
   let range: ExportRange;
   try {
     range = parseExportRange({ start_date: args.from, end_date: args.to }, utcDate(nowMs - DAY_MS), {
@@ -60,7 +65,13 @@ export function parseExportOptions(
     if (!isAppError(err)) throw err;
     return `export: ${err.message.replace('start_date', '--from').replace('end_date', '--to')}`;
   }
-  const options: ExportOptions = { format, who: args.user, range, outDir: args.out ?? 'itinera-export' };
+  const options: ExportOptions = {
+    format,
+    who: args.user,
+    ...(args.program ? { program: args.program } : {}),
+    range,
+    outDir: args.out ?? 'itinera-export',
+  };
   if (!args.deidentify) {
     return args.secret === undefined && args.radius === undefined
       ? options
@@ -107,7 +118,8 @@ export async function exportFiles(s: Session, options: ExportOptions): Promise<n
   const users = createUsersTable(s.cql, { cacheEntries: 1 });
   const totals: Totals = { files: 0, bytes: 0, present: 0, empty: 0 };
   const oneUserId = options.who === undefined ? undefined : await resolveUser(s, options.who);
-  const userCount = oneUserId === undefined ? await count(users.all()) : 1;
+  const everyone = () => (options.program === undefined ? users.all() : programUsers(users.all(), options.program));
+  const userCount = oneUserId === undefined ? await count(everyone()) : 1;
   const bar = new cliProgress.SingleBar(
     {
       stream: process.stderr,
@@ -118,7 +130,7 @@ export async function exportFiles(s: Session, options: ExportOptions): Promise<n
   );
   bar.start(userCount * options.range.days, 0, { files: 0, megabytes: 0 });
   try {
-    const userIds = oneUserId === undefined ? uuidsOf(users.all()) : oneUser(oneUserId);
+    const userIds = oneUserId === undefined ? uuidsOf(everyone()) : oneUser(oneUserId);
     for await (const userId of userIds) {
       await exportUserDays(sources, options, userId, totals, () =>
         bar.increment({ files: totals.files, megabytes: (totals.bytes / 1e6).toFixed(1) }),
@@ -228,6 +240,14 @@ async function count(items: AsyncIterable<unknown>): Promise<number> {
 
 async function* uuidsOf(users: AsyncIterable<{ uuid: string }>): AsyncGenerator<string> {
   for await (const user of users) yield user.uuid;
+}
+
+/** The users whose token names `program`. */
+export async function* programUsers<T extends { userEmail: string }>(
+  users: AsyncIterable<T>,
+  program: string,
+): AsyncGenerator<T> {
+  for await (const user of users) if (opcodeProgram(user.userEmail) === program) yield user;
 }
 
 async function* oneUser(userId: string): AsyncGenerator<string> {
