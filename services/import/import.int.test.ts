@@ -105,19 +105,26 @@ describe('import from e-mission', () => {
     const { env } = pipeline;
     const dir = mkdtempSync(join(tmpdir(), 'itinera-import-program-'));
     const day = DAYS[1]!;
-    // Without its ground truth beside it, the day is imported under the phone's own uuid.
-    copyFileSync(join(emissionFixturesDir(), 'emission-real-days', `${day}.json`), join(dir, `${day}.json`));
+    // Under a name of its own, with its ground truth beside it: a user of its own, apart from the test above.
+    const file = `moved-${day}.json`;
+    const fixtures = join(emissionFixturesDir(), 'emission-real-days');
+    copyFileSync(join(fixtures, `${day}.json`), join(dir, file));
+    copyFileSync(join(fixtures, `${day}.ground_truth.json`), join(dir, `moved-${day}.ground_truth.json`));
     const hex = (loadRealDay(day)[0] as unknown as { user_id: { $uuid: string } }).user_id.$uuid;
-    const uuid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    const original = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    const uuid = groundTruthUser(original, file);
     const config = join(tmpdir(), `itinera-import-config-${Date.now()}.json`);
     writeFileSync(config, JSON.stringify({ version: 3, url_abbreviation: 'moved', opcode: { autogen: false } }));
     const users = createUsersTable(env.cql, { cacheEntries: 1 });
 
     const mapping = join(dir, 'Stage_uuids.ndjson');
-    writeFileSync(mapping, `${JSON.stringify({ user_email: 'someone@example.org', uuid: { $uuid: hex } })}\n`);
+    writeFileSync(
+      mapping,
+      `${JSON.stringify({ user_email: 'someone@example.org', uuid: { $uuid: uuid.replace(/-/g, '') } })}\n`,
+    );
     const refused = await runCli(env, [
       'import',
-      join(dir, `${day}.json`),
+      join(dir, file),
       '--uuids',
       mapping,
       '--program',
@@ -129,7 +136,7 @@ describe('import from e-mission', () => {
     expect(refused.stderr).toMatch(/1 tokens of the uuids mapping do not name program moved .*nothing was imported/);
     expect(await users.findByUuid(uuid)).toBeUndefined();
 
-    const printed = await runCli(env, ['import', join(dir, `${day}.json`), '--program', 'moved', '--config', config]);
+    const printed = await runCli(env, ['import', join(dir, file), '--program', 'moved', '--config', config]);
     expect(printed).toMatch(/imported 1 users/);
     expect(JSON.parse(await runCli(env, ['program', 'show', 'moved']))).toMatchObject({
       version: 3,
@@ -137,8 +144,10 @@ describe('import from e-mission', () => {
     });
     const token = (await users.findByUuid(uuid))?.userEmail;
     expect(token).toMatch(/^nrelop_moved_default_[A-Za-z0-9]{32}$/);
+    const compared = await runCli(env, ['compare', join(dir, file)]);
+    expect(compared).toMatch(/^program moved: \d+ of [1-9]\d* e-mission trips matched/m);
     // A rerun keeps the account and its token.
-    await runCli(env, ['import', join(dir, `${day}.json`), '--program', 'moved']);
+    await runCli(env, ['import', join(dir, file), '--program', 'moved']);
     expect((await users.findByUuid(uuid))?.userEmail).toBe(token);
   });
 });

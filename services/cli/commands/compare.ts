@@ -11,12 +11,15 @@ import { groundTruthBeside } from '../../import/dump/ground-truth-day.js';
 import { listDumpFiles } from '../../import/dump/list-dump-files.js';
 import { readEmissionFile } from '../../import/dump/read-emission-dump.js';
 import type { Session } from '../session.js';
+import { createUsersTable } from '../../../shared/tables/index.js';
+import { opcodeProgram } from '../../programs/domain/opcode.js';
 
 const DERIVED_TRIP_KEYS = new Set(['analysis/confirmed_trip', 'analysis/cleaned_trip', 'analysis/composite_trip']);
 const DAY_S = 86_400;
 
 /**
- * `itinera compare <path>`: per user and day of an e-mission dump, e-mission's trips beside the trips Itinera built
+ * `itinera compare <path>`: per user and day of an e-mission dump (and per program, when the users' tokens name
+ * programs), e-mission's trips beside the trips Itinera built
  * from the imported entries (`itinera import <path>` first), matched when start and end are both within 60 s.
  * Itinera's trips are counted over the days the dump covers. e-mission's trips are either:
  *
@@ -59,6 +62,9 @@ export async function compare(s: Session, path: string): Promise<number> {
         perFile.map((line) => `#   ${line}\n`).join(''),
     );
   const trips = composeTripBuilderStores(s.cql).trips;
+  const users = createUsersTable(s.cql, { cacheEntries: 1 });
+  /** Totals per program the users' tokens name (an import with --program puts them all in one). */
+  const byProgram = new Map<string, { matched: number; expected: number; built: number }>();
   let [matched, expected, built] = [0, 0, 0];
   process.stdout.write('user\tdate\te-mission\titinera\tmatched\tshare\n');
   for (const [user, theirs] of [...emission].sort(([a], [b]) => a.localeCompare(b))) {
@@ -76,7 +82,19 @@ export async function compare(s: Session, path: string): Promise<number> {
     matched += result.total.matched;
     expected += result.total.emissionTrips;
     built += result.total.itineraTrips;
+    const token = (await users.findByUuid(user))?.userEmail;
+    const program = (token === undefined ? undefined : opcodeProgram(token)) ?? '(no program)';
+    const sums = byProgram.get(program) ?? { matched: 0, expected: 0, built: 0 };
+    sums.matched += result.total.matched;
+    sums.expected += result.total.emissionTrips;
+    sums.built += result.total.itineraTrips;
+    byProgram.set(program, sums);
   }
+  if ([...byProgram.keys()].some((p) => p !== '(no program)'))
+    for (const [program, t] of [...byProgram].sort(([a], [b]) => a.localeCompare(b)))
+      process.stdout.write(
+        `program ${program}: ${t.matched} of ${t.expected} e-mission trips matched (${t.expected === 0 ? 100 : Math.round((t.matched / t.expected) * 100)}%); Itinera built ${t.built}\n`,
+      );
   const share = expected === 0 ? 100 : Math.round((matched / expected) * 100);
   process.stdout.write(
     `total: ${matched} of ${expected} e-mission trips matched (${share}%); Itinera built ${built} trips on those days\n`,
