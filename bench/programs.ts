@@ -3,8 +3,9 @@
  * pushed through one gateway, one converter and one trip builder, once as one program of BENCH_PROGRAM_USERS users
  * (default 10,000) and once as BENCH_PROGRAMS programs (default 20) sharing them. Each user's day is one put; the
  * user's phone then reads getTrips until the day's trips are served. What is compared, in the same run: entries per
- * second from the first put to the last user served, and put → trips served p95. Each layout runs on a fresh keyspace
- * and topics with its programs saved before the first put, so the gateway's program admission is on the path of both.
+ * second from the first put to the last user served, and put → trips served p95. Each run has a fresh keyspace and
+ * topics with its programs saved before the first put, so the gateway's program admission is on the path of both;
+ * the layouts run one, many, many, one and are compared by their means.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createCassandraClient, createCql } from '../shared/cassandra/index.js';
@@ -41,6 +42,8 @@ export interface ProgramsLayoutFigures {
 }
 
 export interface ProgramsFigures {
+  /** Each layout's runs, in the order one, many, many, one: an order effect (compaction left by the run before) weighs on both alike. */
+  runs: ProgramsLayoutFigures[];
   one: ProgramsLayoutFigures;
   many: ProgramsLayoutFigures;
   /** The servers' resident memory after the runs: one stack, whatever the number of programs. */
@@ -148,23 +151,56 @@ async function runLayout(
   }
 }
 
+/** The mean of two runs of a layout (peak memory: the higher). */
+function meanOf(a: ProgramsLayoutFigures, b: ProgramsLayoutFigures): ProgramsLayoutFigures {
+  const mean = (x: number, y: number) => Math.round((x + y) / 2);
+  return {
+    programs: a.programs,
+    users: a.users,
+    entries: a.entries,
+    seconds: mean(a.seconds, b.seconds),
+    entriesPerS: mean(a.entriesPerS, b.entriesPerS),
+    p50Ms: mean(a.p50Ms, b.p50Ms),
+    p95Ms: mean(a.p95Ms, b.p95Ms),
+    maxMs: Math.max(a.maxMs, b.maxMs),
+    peakRssMb: Object.fromEntries(
+      Object.keys(a.peakRssMb).map((k) => [k, Math.max(a.peakRssMb[k] ?? 0, b.peakRssMb[k] ?? 0)]),
+    ),
+  };
+}
+
+/**
+ * Runs the layouts one, many, many, one (each on its own keyspace), so whatever a run leaves behind for the next
+ * (compaction, a warmer cache) weighs on both layouts alike, and compares their means.
+ */
 export async function benchPrograms(
   root: string,
-  layouts: { one: ProgramsLayout; many: ProgramsLayout },
+  layout: (programs: number, round: number) => Promise<ProgramsLayout>,
+  programs: number,
   gatewayUrl: string,
   days: readonly RealDay[],
   users: number,
   serversRss: () => Record<string, number | null>,
 ): Promise<ProgramsFigures> {
-  const one = await runLayout(root, layouts.one, gatewayUrl, days, users);
-  const many = await runLayout(root, layouts.many, gatewayUrl, days, users);
-  return { one, many, serversRssMb: serversRss() };
+  const runs: ProgramsLayoutFigures[] = [];
+  for (const [round, n] of [1, programs, programs, 1].entries())
+    runs.push(await runLayout(root, await layout(n, round), gatewayUrl, days, users));
+  const [one1, many1, many2, one2] = runs as [
+    ProgramsLayoutFigures,
+    ProgramsLayoutFigures,
+    ProgramsLayoutFigures,
+    ProgramsLayoutFigures,
+  ];
+  return { runs, one: meanOf(one1, one2), many: meanOf(many1, many2), serversRssMb: serversRss() };
 }
 
 /** The benchmark table's rows: the many-program layout against the one-program layout of the same run. */
 export function programsRows(f: ProgramsFigures): string[] {
   const row = (l: ProgramsLayoutFigures) =>
-    `${l.entriesPerS} entries/s (${l.entries.toLocaleString('en')} entries in ${l.seconds} s); put → trips served p50 ${l.p50Ms} ms, p95 ${l.p95Ms} ms, max ${l.maxMs} ms`;
+    `${l.entriesPerS} entries/s (${l.entries.toLocaleString('en')} entries in ${l.seconds} s); put → trips served p50 ${l.p50Ms} ms, p95 ${l.p95Ms} ms, max ${l.maxMs} ms (mean of 2 runs: ${f.runs
+      .filter((r) => r.programs === l.programs)
+      .map((r) => `${r.entriesPerS}/s p95 ${r.p95Ms} ms`)
+      .join(', ')})`;
   const per = f.many.users / f.many.programs;
   const services = Object.values(f.many.peakRssMb).reduce((a, b) => a + b, 0);
   const servers = Object.values(f.serversRssMb).reduce<number>((a, b) => a + (b ?? 0), 0);

@@ -317,15 +317,16 @@ async function main(): Promise<void> {
   if (parts.has('programs')) {
     const users = Number(process.env['BENCH_PROGRAM_USERS'] ?? 10_000);
     const count = Number(process.env['BENCH_PROGRAMS'] ?? 20);
-    process.stdout.write(`bench: ${users} users as 1 program, then as ${count} programs…\n`);
-    const layout = async (suffix: string, n: number) => {
-      const config = benchConfig(`${tag}${suffix}`);
+    process.stdout.write(`bench: ${users} users as 1 program and as ${count} programs, twice each…\n`);
+    const layout = async (n: number, round: number) => {
+      const config = benchConfig(`${tag}p${n}r${round}`);
       await provision(config);
       return { config, env: envFor(config, logDir), programs: n };
     };
     programs = await benchPrograms(
       root,
-      { one: await layout('p1', 1), many: await layout(`p${count}`, count) },
+      layout,
+      count,
       `http://127.0.0.1:${GATEWAY_PORT}`,
       loadDays(emissionFixturesDir()),
       users,
