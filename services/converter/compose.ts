@@ -1,15 +1,29 @@
+import type { Producer } from 'kafkajs';
 import type { Cql } from '../../shared/cassandra/index.js';
+import { topicName } from '../../shared/events/index.js';
+import { createUserErasure, type UserErasure } from '../deletion/user-erasure.js';
 import { createDeletedUsersTable, createParticipantActivityTable } from '../../shared/tables/index.js';
 import { createErrorTimeseries } from '../../shared/timeseries/index.js';
 import type { ConverterDeps } from './handler.js';
 import { createTimeseriesWriter } from './store/cassandra-timeseries-writer.js';
 
-/** What the converter writes in Cassandra. */
-export type ConverterStores = Pick<ConverterDeps, 'timeseries' | 'errors' | 'deletedUsers' | 'activity'>;
+/** What the converter writes in Cassandra, and how it erases a user deleted while it wrote. */
+export type ConverterStores = Pick<ConverterDeps, 'timeseries' | 'errors' | 'deletedUsers' | 'activity'> & {
+  erasure?: (producer: Producer) => UserErasure;
+};
 
-/** The converter's stores over one Cassandra session: what main.ts, the CLI's replay and the tests run. */
-export function composeConverterStores(cql: Cql): ConverterStores {
+/**
+ * The converter's stores over one Cassandra session: what main.ts, the CLI's replay and the tests run. With the
+ * topic prefix, also the erasure of users deleted while a batch was written.
+ */
+export function composeConverterStores(cql: Cql, topicPrefix?: string): ConverterStores {
   return {
+    ...(topicPrefix === undefined
+      ? {}
+      : {
+          erasure: (producer: Producer) =>
+            createUserErasure({ cql, producer, diaryTopic: topicName(topicPrefix, 'diary') }),
+        }),
     timeseries: createTimeseriesWriter(cql),
     errors: createErrorTimeseries(cql),
     deletedUsers: createDeletedUsersTable(cql),

@@ -38,7 +38,13 @@ export interface ConverterDeps {
    * Deleted accounts: their entries still in the topic (a put in flight during the deletion, a reset-pipeline
    * replaying the retained topic) are dropped, never stored again.
    */
-  deletedUsers?: Pick<DeletedUsersTable, 'isDeleted'>;
+  deletedUsers?: Pick<DeletedUsersTable, 'isDeleted' | 'isDeletedNow'>;
+  /**
+   * Erases a user deleted while the batch was written (what the batch stored, and anything else left): a deletion
+   * writes its mark before it erases, and the batch reads the mark after it wrote, so one of the two erasures comes
+   * after the batch's writes whatever their order.
+   */
+  eraseDeleted?: (userId: string) => Promise<unknown>;
   /** Where each user's first and last push and platform are kept for the operators' console. */
   activity?: Pick<ParticipantActivityTable, 'recordPushes'>;
 }
@@ -70,6 +76,18 @@ async function withoutDeletedUsers(deps: ConverterDeps, messages: BatchMessage[]
   const deleted = new Set<string>();
   for (const user of users) if (await deletedUsers.isDeleted(user)) deleted.add(user);
   return deleted.size === 0 ? messages : messages.filter((m) => !m.ok || !deleted.has(m.record.user_id));
+}
+
+/** Reads each user's deletion mark again, afresh, once the batch is written; erases the users deleted meanwhile. */
+async function eraseUsersDeletedMeanwhile(deps: ConverterDeps, messages: BatchMessage[]): Promise<void> {
+  const { deletedUsers, eraseDeleted } = deps;
+  if (!deletedUsers || !eraseDeleted) return;
+  const users = new Set(messages.flatMap((m) => (m.ok ? [m.record.user_id] : [])));
+  for (const user of users)
+    if (await deletedUsers.isDeletedNow(user)) {
+      deps.logger.info('Erased what a batch wrote for a user deleted meanwhile', { user });
+      await eraseDeleted(user);
+    }
 }
 
 /** Publishes stored entries' notices for the trip builder; returns those Kafka refused (sendSeparatingRefusals). */
@@ -128,6 +146,7 @@ const entriesOf = (batch: SortedBatch) => batch.converted.map((c) => c.entry);
  * 1. every convertible entry is upserted into the timeseries (by identity: a replay rewrites the same rows);
  * 2. converted entries are published for the trip builder;
  * 3. every failure is written to the error table and the error-timeseries topic;
+ * 3b. a user deleted while this was written is erased again (eraseUsersDeletedMeanwhile);
  * 4. only then is the batch's last offset resolved and committed (runWorker).
  * A crash before 4 redelivers the batch into idempotent writes. An outage (Cassandra or Kafka away, see isOutage)
  * is rethrown so kafkajs retries the batch. Anything else that stops one entry (it does not parse or convert, it
@@ -168,6 +187,7 @@ export function createBatchHandler(deps: ConverterDeps): BatchHandler {
     await recordDeadLetters(deps, errorTopic, sorted.deadLetters);
     for (const r of replaysToClear(sorted)) await deps.errors.remove(r.user_id, r.key, r.write_ts, r.type);
     await deps.activity?.recordPushes(pushActivity(messages));
+    await eraseUsersDeletedMeanwhile(deps, messages);
     const last = batch.messages[batch.messages.length - 1] as KafkaMessage;
     return {
       afterCommit: () =>

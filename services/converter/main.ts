@@ -8,7 +8,7 @@ import { runConverter } from './run-converter.js';
 workerMain('converter', ({ config, worker, logger, cql, kafka, onFatal }) =>
   runConverter(kafka, {
     codec: createAvroCodec(createSchemaRegistry(config.schemaRegistry)),
-    ...composeConverterStores(cql),
+    ...composeConverterStores(cql, config.kafka.topicPrefix),
     topicPrefix: config.kafka.topicPrefix,
     logger,
     intakeLog: createIntakeLog(config.log.intake, worker),

@@ -185,7 +185,14 @@ describe('replay-dead-letters (from the error-timeseries topic)', () => {
     expect(pastEnd).toMatchObject({ scanned: 0, matched: 0 });
 
     // The CLI's dry run prints the same counts and exits 0.
-    const printed = await runCli(env, ['replay-dead-letters', '--since', '0', '--key', 'background/location', '--dry-run']);
+    const printed = await runCli(env, [
+      'replay-dead-letters',
+      '--since',
+      '0',
+      '--key',
+      'background/location',
+      '--dry-run',
+    ]);
     expect(printed).toMatch(/dry run: scanned 5, matched 3, would replay 3, not replayable 0/);
     expect(printed).toMatch(/background\/location\t3\t0\t0/);
     expect(await topicSize(env, 'usercache')).toBe(usercacheBefore);
@@ -254,9 +261,9 @@ describe('replay-dead-letters (from the error-timeseries topic)', () => {
     );
     expect((await letters()).map((l) => l.key).sort()).toEqual([UNDECODABLE_KEY, 'statemachine/transition']);
     expect(await reader.countByKey(ann)).toEqual({ 'background/location': 2 });
-    expect(await runCli(env, ['replay-dead-letters', '--since', '1970-01-01', '--key', 'statemachine/transition'])).toMatch(
-      /matched 2, replayed 1, not replayable 0, duplicates 1/,
-    );
+    expect(
+      await runCli(env, ['replay-dead-letters', '--since', '1970-01-01', '--key', 'statemachine/transition']),
+    ).toMatch(/matched 2, replayed 1, not replayable 0, duplicates 1/);
     let exitCode = 0;
     try {
       await runCli(env, ['replay-dead-letters', '--since', '1970-01-01', '--key', UNDECODABLE_KEY]);

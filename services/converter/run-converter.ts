@@ -1,11 +1,13 @@
-import type { Kafka } from 'kafkajs';
+import type { Kafka, Producer } from 'kafkajs';
 import { groupName, topicName } from '../../shared/events/index.js';
 import { runWorker, type RunningWorker } from '../../shared/kafka/index.js';
 import { createBatchHandler, type ConverterDeps } from './handler.js';
 
 export type RunningConverter = RunningWorker;
 
-export interface RunConverterDeps extends Omit<ConverterDeps, 'producer'> {
+export interface RunConverterDeps extends Omit<ConverterDeps, 'producer' | 'eraseDeleted'> {
+  /** The erasure of a user deleted meanwhile, over the worker's producer (the diary topic's tombstones). */
+  erasure?: (producer: Producer) => NonNullable<ConverterDeps['eraseDeleted']>;
   /** Called when the consumer has stopped for good; main.ts exits so the worker is restarted. */
   onFatal?: (error: Error) => void;
 }
@@ -20,7 +22,8 @@ export function runConverter(kafka: Kafka, deps: RunConverterDeps): Promise<Runn
     groupId: groupName(deps.topicPrefix, 'converter'),
     topic: topicName(deps.topicPrefix, 'usercache'),
     logger: deps.logger,
-    handler: (producer) => createBatchHandler({ ...deps, producer }),
+    handler: (producer) =>
+      createBatchHandler({ ...deps, producer, ...(deps.erasure ? { eraseDeleted: deps.erasure(producer) } : {}) }),
     // A batch's writes are bounded by bytes (shared/cassandra/plan-batches.ts), so eight partitions at once stay within memory.
     partitionsAtOnce: 8,
     onFatal: deps.onFatal,

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from '../../test/helpers/gateway.js';
 import { runCli, startInProcessPipeline, type InProcessPipeline } from '../../test/helpers/pipeline.js';
 import { readTopicRaw, topicSize } from '../../test/helpers/read-topic.js';
+import { groupName, topicName } from '../../shared/events/index.js';
+import { groupProgress } from '../../shared/kafka/index.js';
 import { DAY_OF, phoneEntries } from '../../test/helpers/real-days.js';
 import { serviceEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
 import { compositeTrips, pushEntries, settledTrips, userInput } from '../../test/helpers/trips.js';
@@ -183,4 +185,58 @@ describe('account deletion', () => {
       'the token refused',
     );
   });
+
+  it('When accounts are deleted while their puts are converted and their trips rebuilt, then nothing of theirs is left, every time', async () => {
+    const entries = phoneEntries(DAY);
+    const half = Math.floor(entries.length / 2);
+    const admin = env.kafka.admin();
+    await admin.connect();
+    /** Until the converter and the trip builder have handled every record sent so far. */
+    const drained = async () => {
+      const prefix = env.config.kafka.topicPrefix;
+      for (const [group, topic] of [
+        ['converter', 'usercache'],
+        ['tripBuilder', 'timeseries'],
+      ] as const)
+        await waitFor(
+          async () => {
+            const p = await groupProgress(admin, groupName(prefix, group), topicName(prefix, topic));
+            return p.committed >= p.high ? true : undefined;
+          },
+          60_000,
+          `the ${group} caught up`,
+        );
+    };
+    try {
+      for (let round = 0; round < 4; round += 1) {
+        const token = `deleted-mid-stream-${round}@example.org`;
+        const created = await gw.post('/profile/create', { user: token });
+        const uuid = created.body.uuid as string;
+        // Odd rounds: the first half is built into trips before the rest comes, so the workers already believe
+        // the account alive (their cache) when the deletion lands in the middle of the second half's rebuild.
+        if (round % 2 === 1) {
+          await pushEntries(gw, token, entries.slice(0, half), 2000);
+          await waitFor(async () => ((await compositeTrips(gw, token)).length > 0 ? true : undefined), 60_000);
+        }
+        const from = round % 2 === 1 ? half : 0;
+        expect((await gw.post('/usercache/put', { user: token, phone_to_server: entries.slice(from) })).status).toBe(
+          200,
+        );
+        expect((await gw.post('/profile/delete', { user: token })).status).toBe(200);
+        await drained();
+        const left = Object.entries(await rowsOf(uuid)).filter(([table, n]) => n > 0 && table !== 'deleted_users');
+        expect(left, `round ${round}`).toEqual([]);
+        // On the compacted diary topic, the last record of every document of the user is its tombstone.
+        const records = await readTopicRaw(env, 'diary', await topicSize(env, 'diary'));
+        const last = new Map<string, Buffer | null>();
+        for (const r of records) if (r.key.startsWith(`${uuid}|`)) last.set(r.key, r.value);
+        expect(
+          [...last].filter(([, value]) => value !== null).map(([key]) => key),
+          `round ${round}`,
+        ).toEqual([]);
+      }
+    } finally {
+      await admin.disconnect();
+    }
+  }, 300_000);
 });

@@ -27,8 +27,12 @@ export interface ErasureCounts {
   documents: number;
 }
 
-/** Removes every row a user has, in every table, and the user's records on the compacted topic. */
-export type UserErasure = (userId: string) => Promise<ErasureCounts>;
+/**
+ * Removes every row a user has, in every table, and the user's records on the compacted topic. `localDates`: trip-
+ * local dates the caller knows it wrote rows of (a rebuild that finished after the account's first erasure, whose
+ * rows no index it reads names any more).
+ */
+export type UserErasure = (userId: string, hints?: { localDates?: readonly string[] }) => Promise<ErasureCounts>;
 
 /** Deletes run at once: a user with years of data has thousands of partitions. */
 const DELETES_AT_ONCE = 16;
@@ -63,13 +67,21 @@ export function createUserErasure(deps: { cql: Cql; producer: Producer; diaryTop
   const run = (statements: Statement[]) =>
     Promise.all(statements.map((s) => limit(() => cql.write(s.query, s.params))));
 
-  return async (userId) => {
+  return async (userId, hints = {}) => {
     const partitions = [];
     for await (const p of timeseries.partitions(userId)) partitions.push(p);
     const tripList = await trips.trips(userId);
     const utcDays = new Set(partitions.map((p) => p.day));
     for (const t of tripList) for (let d = dayOf(t.startTs); d <= dayOf(t.endTs); d += 1) utcDays.add(d);
-    const localDates = new Set([...tripList.map((t) => t.localDate), ...(await labelCounts.dates(userId))]);
+    const localDates = new Set([
+      ...tripList.map((t) => t.localDate),
+      ...(await labelCounts.dates(userId)),
+      ...(hints.localDates ?? []),
+    ]);
+    for (const date of hints.localDates ?? []) {
+      const day = Math.floor(Date.parse(`${date}T00:00:00Z`) / 86_400_000);
+      if (Number.isFinite(day)) for (const near of [day - 1, day, day + 1]) utcDays.add(near);
+    }
     for (const d of utcDays) for (const near of [d - 1, d, d + 1]) localDates.add(isoDate(near));
     const documentKeys = await documents.keys(userId);
 

@@ -21,7 +21,12 @@ export interface TripBuilderDeps extends RebuildDeps {
   /** The rebuild rules; a new version of them is how a rebuild bug gets fixed. @defaultValue rebuildUser */
   rebuild?: typeof rebuildUser;
   /** Deleted accounts, whose entries still in the topic are skipped (no trips are built again for them). */
-  deletedUsers?: Pick<DeletedUsersTable, 'isDeleted'>;
+  deletedUsers?: Pick<DeletedUsersTable, 'isDeleted' | 'isDeletedNow'>;
+  /**
+   * Erases a user deleted while their rebuild ran (its trips, rows and diary records): the deletion writes its mark
+   * before it erases and the rebuild reads the mark after it wrote, so one erasure comes after the rebuild's writes.
+   */
+  eraseDeleted?: (userId: string, hints: { localDates: readonly string[] }) => Promise<unknown>;
 }
 
 const OBSERVED: ReadonlySet<string> = new Set(Object.values(OBSERVED_KEYS));
@@ -89,12 +94,15 @@ export function createTripBatchHandler(deps: TripBuilderDeps) {
       const from = earliest.get(userId) ?? Math.min(...(inputStarts.get(userId) ?? [0]));
       const started = performance.now();
       let result: Awaited<ReturnType<typeof rebuildUser>> = { trips: 0, days: [] };
+      /** The trip-local dates this user's work wrote rows of. */
+      const written = new Set<string>();
       try {
         await rebuildSlots(async () => {
           if (earliest.has(userId)) result = await rebuild(deps, userId, from);
+          for (const day of result.days) written.add(day);
           // After the rebuild, so labels of trips it just made are matched too; days it rendered are cheap to redo.
           const inputs = inputStarts.get(userId);
-          if (inputs) await relabelUser(deps, userId, inputs);
+          if (inputs) for (const day of await relabelUser(deps, userId, inputs)) written.add(day);
         });
       } catch (err) {
         // An outage is retried with the whole batch. Anything else is this user's data or a bug the data
@@ -111,6 +119,11 @@ export function createTripBatchHandler(deps: TripBuilderDeps) {
           offset: firstOffset.get(userId) ?? -1,
         });
         await heartbeat();
+        return;
+      }
+      if (deps.eraseDeleted && (await deps.deletedUsers?.isDeletedNow(userId))) {
+        deps.logger.info('Erased what a rebuild wrote for a user deleted meanwhile', { user: userId });
+        await deps.eraseDeleted(userId, { localDates: [...written] });
         return;
       }
       deps.logger.debug('Rebuilt trips', {

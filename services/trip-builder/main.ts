@@ -8,7 +8,7 @@ import { runTripBuilder } from './run-trip-builder.js';
 workerMain('trip-builder', ({ config, worker, logger, cql, kafka, onFatal }) =>
   runTripBuilder(kafka, {
     codec: createAvroCodec(createSchemaRegistry(config.schemaRegistry)),
-    ...composeTripBuilderStores(cql),
+    ...composeTripBuilderStores(cql, config.kafka.topicPrefix),
     topicPrefix: config.kafka.topicPrefix,
     logger,
     pipelineLog: createIntakeLog(config.log.intake, worker, 'info', 'trips'),

@@ -1,4 +1,4 @@
-import type { Kafka } from 'kafkajs';
+import type { Kafka, Producer } from 'kafkajs';
 import { groupName, topicName } from '../../shared/events/index.js';
 import { runWorker, type RunningWorker } from '../../shared/kafka/index.js';
 import { createDiaryPublisher } from './diary-publisher.js';
@@ -6,7 +6,9 @@ import { createTripBatchHandler, type TripBuilderDeps } from './handler.js';
 
 export type RunningTripBuilder = RunningWorker;
 
-export interface RunTripBuilderDeps extends Omit<TripBuilderDeps, 'publishDocument'> {
+export interface RunTripBuilderDeps extends Omit<TripBuilderDeps, 'publishDocument' | 'eraseDeleted'> {
+  /** The erasure of a user deleted meanwhile, over the worker's producer (the diary topic's tombstones). */
+  erasure?: (producer: Producer) => NonNullable<TripBuilderDeps['eraseDeleted']>;
   topicPrefix: string;
   /** Called when the consumer has stopped for good; main.ts exits so the worker is restarted. */
   onFatal?: (error: Error) => void;
@@ -28,6 +30,7 @@ export function runTripBuilder(kafka: Kafka, deps: RunTripBuilderDeps): Promise<
       createTripBatchHandler({
         ...deps,
         publishDocument: createDiaryPublisher({ producer, codec: deps.codec, topic: diaryTopic }),
+        ...(deps.erasure ? { eraseDeleted: deps.erasure(producer) } : {}),
       }),
     // Rebuilds are bounded process-wide (handler.ts), so more partitions at once only lets a label's batch run
     // beside a long rebuild instead of behind it. kafkajs fetches again only once every batch of a fetch is done:

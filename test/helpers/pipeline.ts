@@ -28,7 +28,7 @@ const intakeLogFiles = { dir: intakeDir, maxBytes: 100 * 1024 * 1024, maxFiles: 
 export function startConverter(env: TestEnv, convert?: ConverterDeps['convert']): Promise<RunningConverter> {
   return runConverter(env.kafka, {
     codec: env.codec,
-    ...composeConverterStores(env.cql),
+    ...composeConverterStores(env.cql, env.config.kafka.topicPrefix),
     topicPrefix: env.config.kafka.topicPrefix,
     logger: env.logger,
     intakeLog: createIntakeLog(intakeLogFiles, 0),
@@ -44,7 +44,7 @@ export function startTripBuilder(
 ): Promise<RunningTripBuilder> {
   return runTripBuilder(env.kafka, {
     codec: env.codec,
-    ...composeTripBuilderStores(env.cql),
+    ...composeTripBuilderStores(env.cql, env.config.kafka.topicPrefix),
     topicPrefix: env.config.kafka.topicPrefix,
     logger: env.logger,
     pipelineLog: createIntakeLog(intakeLogFiles, worker, 'info', 'trips'),
