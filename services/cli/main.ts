@@ -57,7 +57,8 @@ const HELP = `itinera <command> [options]   (operator commands; exit 0 on succes
                                     of its own, as in e-mission's tests. A rerun duplicates nothing
     [--program P [--config F]]      into program P (created from e-mission's config file F, or updated to it when
                                     its version is higher); mapped tokens must name P; users without one get a
-                                    new random token of P
+                                    new random token of P. An account that exists under a dump's uuid with another
+    [--merge]                       token is refused (a dump must not add to someone else's account) unless --merge
   transit-import <file>             load a regional OpenStreetMap extract's (.osm.pbf or .osm) bus stops,
                                     stations and routes for mode inference (BUS, TRAIN… instead of CAR); trip
                                     builders see it within 10 minutes; rebuild old days with reset-pipeline
@@ -102,6 +103,7 @@ async function main(argv: string[]): Promise<number> {
       uuids: { type: 'string' },
       program: { type: 'string' },
       config: { type: 'string' },
+      merge: { type: 'boolean' },
       'label-options': { type: 'string' },
       note: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -153,7 +155,7 @@ async function main(argv: string[]): Promise<number> {
       const path = positionals[0] ?? fail('import needs the path of a dump file or folder');
       if (values.config !== undefined && values.program === undefined) fail('import --config needs --program');
       const into = values.program === undefined ? undefined : { program: values.program, configFile: values.config };
-      return withSession((s) => importCommand(s, path, values.uuids, into));
+      return withSession((s) => importCommand(s, path, values.uuids, into, values.merge === true));
     }
     case 'transit-import': {
       const path = positionals[0] ?? fail('transit-import needs the path of an .osm.pbf or .osm file');

@@ -9,9 +9,10 @@ export function createImportAccounts(cql: Cql): ImportAccounts {
   const deleted = createDeletedUsersTable(cql);
   const profiles = createCassandraProfileStore(cql);
   return {
-    async ensure(uuid, token) {
+    async ensure(uuid, token, owns) {
       if (await deleted.isDeleted(uuid)) return false;
-      if (await users.findByUuid(uuid)) return true;
+      const existing = await users.findByUuid(uuid);
+      if (existing) return owns(existing.userEmail);
       const { user, created } = await users.registerAs(token, uuid);
       if (user.uuid !== uuid) return false;
       if (created)

@@ -8,9 +8,10 @@ import { isRawPhoneKey, toPhoneEntry } from './domain/phone-entry.js';
 export interface ImportAccounts {
   /**
    * Makes sure the user exists under this uuid (registered with `token` when new). Returns false for a uuid that
-   * cannot be imported: a deleted account, or a token already registered under another uuid.
+   * cannot be imported: a deleted account, a token already registered under another uuid, or an existing account
+   * whose token `owns` does not accept (a dump naming someone else's uuid must not add to their account).
    */
-  ensure(uuid: string, token: string): Promise<boolean>;
+  ensure(uuid: string, token: string, owns: (existingToken: string) => boolean): Promise<boolean>;
 }
 
 export interface ImportDeps {
@@ -18,6 +19,11 @@ export interface ImportDeps {
   publisher: Pick<UsercachePublisher, 'publish'>;
   /** The token a user is registered with (e-mission's `Stage_uuids` mapping); the uuid itself when unknown. */
   tokenOf: (uuid: string) => string;
+  /**
+   * Whether an account that exists already under the uuid is the one this dump's user is: by default when its
+   * token is the one the import would give it (a rerun of the same import). `--merge` accepts any.
+   */
+  owns?: (uuid: string, existingToken: string) => boolean;
   now: () => number;
 }
 
@@ -51,13 +57,15 @@ export async function importDump(
     const { userUuid } = batch;
     let importable = known.get(userUuid);
     if (importable === undefined) {
-      importable = await deps.accounts.ensure(userUuid, deps.tokenOf(userUuid));
+      const token = deps.tokenOf(userUuid);
+      const owns = deps.owns ?? ((_uuid: string, existing: string) => existing === token);
+      importable = await deps.accounts.ensure(userUuid, token, (existing) => owns(userUuid, existing));
       known.set(userUuid, importable);
       if (importable) counts.users += 1;
       else
         onSkip({
           file: batch.entries[0]?.file ?? '',
-          reason: `user ${userUuid} cannot be imported (deleted, or its token belongs to another uuid)`,
+          reason: `user ${userUuid} cannot be imported (deleted, its token belongs to another uuid, or the account under this uuid has another token: --merge to add to it)`,
         });
     }
     if (!importable) {

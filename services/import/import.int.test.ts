@@ -150,4 +150,26 @@ describe('import from e-mission', () => {
     await runCli(env, ['import', join(dir, file), '--program', 'moved']);
     expect((await users.findByUuid(uuid))?.userEmail).toBe(token);
   });
+
+  it("When a dump names an existing account's uuid under another token, then nothing is added to that account unless --merge says so", async () => {
+    const { env, gw } = pipeline;
+    const created = await gw.post('/profile/create', { user: 'victim@example.org' });
+    const victim = created.body.uuid as string;
+    const raw = loadRealDay(DAYS[0]!)
+      .filter((e) => e.metadata.key === 'background/location')
+      .slice(0, 3)
+      .map((e) => ({ ...e, user_id: { $uuid: victim.replace(/-/g, '') } }));
+    const dir = mkdtempSync(join(tmpdir(), 'itinera-import-crafted-'));
+    writeFileSync(join(dir, 'crafted.json'), JSON.stringify(raw));
+    const stored = async () =>
+      Object.values(await createTimeseriesReader(env.cql).countByKey(victim)).reduce((a, b) => a + b, 0);
+
+    const refused = await runCli(env, ['import', join(dir, 'crafted.json')]);
+    expect(refused).toMatch(/imported 0 users: 0 entries pushed/);
+    expect(refused).toContain(`user ${victim} cannot be imported`);
+    const merged = await runCli(env, ['import', join(dir, 'crafted.json'), '--merge']);
+    expect(merged).toMatch(/imported 1 users: 3 entries pushed/);
+    await waitFor(async () => ((await stored()) === 3 ? true : undefined), 30_000, 'the merged entries');
+    expect(await stored()).toBe(3);
+  });
 });

@@ -13,13 +13,15 @@ import { fail, type Session } from '../session.js';
  * without, the program must exist. Returns the token of each imported user: the e-mission token when the uuids
  * mapping gives one (it must name the program, or nothing is imported), else a new random token of the program's
  * `default` subgroup: the participant is counted in the program, and nobody can derive the token from the uuid.
+ * An account that exists under a dump's uuid is added to only when its token is the mapped one, or (unmapped) a
+ * token of the program.
  */
 export async function prepareProgramImport(
   s: Session,
   program: string,
   configFile: string | undefined,
   mapped: ReadonlyMap<string, string>,
-): Promise<(uuid: string) => string> {
+): Promise<{ tokenOf: (uuid: string) => string; owns: (uuid: string, existingToken: string) => boolean }> {
   const elsewhere = [...mapped.values()].filter((token) => opcodeProgram(token) !== program);
   if (elsewhere.length > 0)
     fail(
@@ -45,5 +47,9 @@ export async function prepareProgramImport(
     )
       fail(`program ${program} already has version ${config.version}, with another document: raise "version"`, 1);
   } else if (!current) fail(`no program ${program}: give its configuration with --config <file>`, 1);
-  return (uuid) => mapped.get(uuid) ?? newToken(program, 'default');
+  return {
+    tokenOf: (uuid) => mapped.get(uuid) ?? newToken(program, 'default'),
+    // A rerun finds the accounts it made, with the random tokens it gave them: any token of the program is theirs.
+    owns: (uuid, existing) => (mapped.get(uuid) ?? existing) === existing && opcodeProgram(existing) === program,
+  };
 }

@@ -25,11 +25,13 @@ export async function importCommand(
   path: string,
   uuidsFile: string | undefined,
   into?: { program: string; configFile: string | undefined },
+  merge = false,
 ): Promise<number> {
   const tokens = uuidsFile ? await readUuidTokens(uuidsFile) : new Map<string, string>();
-  const tokenOf = into
+  const accounts = into
     ? await prepareProgramImport(s, into.program, into.configFile, tokens)
-    : (uuid: string) => tokens.get(uuid) ?? uuid;
+    : { tokenOf: (uuid: string) => tokens.get(uuid) ?? uuid, owns: undefined };
+  const owns = merge ? () => true : accounts.owns;
   const totalBytes = (await listDumpFiles(path)).reduce((sum, f) => sum + f.bytes, 0);
   const bar = new SingleBar(
     { format: 'import [{bar}] {percentage}% | {value}/{total} bytes | {entries} entries', stream: process.stderr },
@@ -53,7 +55,8 @@ export async function importCommand(
           codec: s.codec,
           topic: topicName(s.config.kafka.topicPrefix, 'usercache'),
         }),
-        tokenOf,
+        tokenOf: accounts.tokenOf,
+        ...(owns ? { owns } : {}),
         now: () => Date.now() / 1000,
       },
       (async function* counted() {
