@@ -1,11 +1,13 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'fast-csv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convert } from 'xmlbuilder2';
 import { createUsersTable } from '../../shared/tables/index.js';
-import type { RunningGateway } from '../../test/helpers/gateway.js';
+import { startGateway, type RunningGateway } from '../../test/helpers/gateway.js';
+import { seedLocations } from '../../test/helpers/reads.js';
 import { runCli, startInProcessPipeline, type InProcessPipeline } from '../../test/helpers/pipeline.js';
 import { DAY_OF, phoneEntries } from '../../test/helpers/real-days.js';
 import { waitFor, type TestEnv } from '../../test/helpers/test-env.js';
@@ -154,6 +156,60 @@ describe('export through the API', () => {
     }
     expect(ndjsonLines((await download('ndjson', { user: OTHER, ...range })).text)).toEqual([]);
     expect(JSON.parse((await download('geojson', { user: OTHER, ...range })).text).features).toEqual([]);
+  });
+});
+
+describe('a download that stalls', () => {
+  it('When a client stops reading an export, then its connection is closed after the idle time and the export can be asked again', async () => {
+    // A gateway that gives up on a silent client after one second.
+    const quick = await startGateway(env, {
+      config: { ...env.config, webserver: { ...env.config.webserver, exportIdleTimeoutMs: 1000 } },
+    });
+    try {
+      const token = 'export-stalls@example.org';
+      const userId = (await quick.post('/profile/create', { user: token })).body.uuid as string;
+      // About 14 MB of NDJSON: more than the loopback connection's buffers hold, so the server's writes stall.
+      const from = Date.UTC(2016, 5, 1) / 1000;
+      await seedLocations(env.cql, userId, from, 60_000, 5);
+      const days = { start_date: '2016-06-01', end_date: '2016-06-05' };
+      const body = JSON.stringify({ user: token, ...days });
+      const whole = await fetch(`${quick.url}/export/ndjson`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      const size = (await whole.arrayBuffer()).byteLength;
+      expect(size).toBeGreaterThan(10_000_000);
+
+      // A client that reads the start of the download, then nothing.
+      const { hostname, port } = new URL(quick.url);
+      const socket = connect(Number(port), hostname);
+      let received = 0;
+      let closed = false;
+      socket.on('data', (chunk: Buffer) => (received += chunk.length));
+      socket.on('close', () => (closed = true));
+      socket.write(
+        `POST /export/ndjson HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      await waitFor(async () => (received > 65_536 ? true : undefined), 10_000, 'the start of the download');
+      socket.pause();
+      // While it stalls, the export holds the user's slot; once closed for idleness, a new one is answered.
+      const again = await waitFor(
+        async () => {
+          const res = await quick.post('/export/ndjson', JSON.parse(body));
+          return res.status === 200 ? res : undefined;
+        },
+        15_000,
+        'the slot freed',
+      );
+      expect(again.status).toBe(200);
+      socket.resume();
+      await waitFor(async () => (closed ? true : undefined), 10_000, 'the stalled connection closed');
+      // Cut short by the server, not finished.
+      expect(received).toBeLessThan(size);
+    } finally {
+      await quick.close();
+    }
   });
 });
 

@@ -120,7 +120,12 @@ export function createApp(deps: GatewayDeps): Koa<GatewayState> {
     }),
     resultRoutes({ ...identify, diary: deps.diary, timeseries: deps.timeseries, pipeline: deps.pipeline, limits: web }),
     metricsRoutes({ ...identify, diary: deps.diary, limits: web, cohorts: deps.cohorts }),
-    exportRoutes({ ...identify, exports: deps.exports, rateLimits: deps.rateLimits }),
+    exportRoutes({
+      ...identify,
+      exports: deps.exports,
+      rateLimits: deps.rateLimits,
+      idleTimeoutMs: web.exportIdleTimeoutMs,
+    }),
     programRoutes({ programs: deps.programs }),
     joinRoutes({ programs: deps.programs, joinTokens: deps.joinTokens }),
   ];

@@ -105,6 +105,11 @@ export interface Config {
      * account deleted elsewhere. @defaultValue 60 s
      */
     readonly userCacheTtlMs: number;
+    /**
+     * How long an export may go without the client reading a byte before its connection is closed and its slot
+     * freed (a client that stops reading would hold the slot and its Cassandra reads for ever). @defaultValue 60 s
+     */
+    readonly exportIdleTimeoutMs: number;
     /** Longest a program's saved configuration takes to reach this gateway (and the phones' put replies). @defaultValue 5 s */
     readonly programRefreshMs: number;
     /** Token prefixes accepted in `secret` mode (`conf/net/auth/secret_list.json`). */
@@ -377,6 +382,7 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
       userCacheEntries: asPositive(...webKey('user_cache_entries', 100_000)),
       userCacheTtlMs: asPositive(...webKey('user_cache_ttl_s', 60)) * 1000,
       programRefreshMs: asPositive(...webKey('program_refresh_s', 5)) * 1000,
+      exportIdleTimeoutMs: asPositive(...webKey('export_idle_timeout_s', 60)) * 1000,
       secretPrefixes: Array.isArray(secrets['client_secret_list']) ? secrets['client_secret_list'].map(String) : [],
       tokenList: Array.isArray(tokens['tokens']) ? tokens['tokens'].map(String) : [],
     },

@@ -1,3 +1,5 @@
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import Router from '@koa/router';
 import { NotFoundError } from '../../../shared/errors/index.js';
 import { attachmentFileName, EXPORT_FORMATS, isExportFormat } from '../../export/domain/export-formats.js';
@@ -13,6 +15,8 @@ export interface ExportDeps extends IdentifyDeps {
   rateLimits: RateLimits;
   /** Milliseconds since the epoch: "today" of the default range. @defaultValue Date.now */
   now?: () => number;
+  /** How long the download may stall (the client reading nothing) before the connection is closed. */
+  idleTimeoutMs: number;
 }
 
 const FORMAT_LIST = Object.keys(EXPORT_FORMATS).join(', ');
@@ -22,6 +26,21 @@ const FORMAT_LIST = Object.keys(EXPORT_FORMATS).join(', ');
  * last 30 by default, at most 366) as a download, streamed as the client reads it (its pace sets how fast
  * Cassandra is read). Formats: ndjson (raw entries), geojson, gpx, trips-csv, sections-csv (composite trips).
  */
+/**
+ * A client that stops reading keeps its export's slot, and the Cassandra reads behind it, for as long as it stalls:
+ * once the socket has carried nothing for `idleMs`, it is closed, which ends the body and frees the slot. The
+ * socket's timeout is undone when the answer ends, for whatever the kept-alive connection carries next.
+ */
+function closeWhenStalled(socket: Socket, res: ServerResponse, idleMs: number): void {
+  const stalled = () => socket.destroy();
+  socket.setTimeout(idleMs);
+  socket.once('timeout', stalled);
+  res.once('close', () => {
+    socket.off('timeout', stalled);
+    socket.setTimeout(0);
+  });
+}
+
 export function exportRoutes(deps: ExportDeps): Router<GatewayState> {
   const now = deps.now ?? Date.now;
   const router = new Router<GatewayState>();
@@ -41,6 +60,7 @@ export function exportRoutes(deps: ExportDeps): Router<GatewayState> {
       `attachment; filename="${attachmentFileName(format, range.fromDate, range.toDate)}"`,
     );
     ctx.body = exported.body;
+    closeWhenStalled(ctx.req.socket, ctx.res, deps.idleTimeoutMs);
   });
 
   return router;
