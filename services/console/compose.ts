@@ -11,13 +11,20 @@ import {
   createConsoleTokensTable,
   createLabelTripMetricsTable,
   createParticipantActivityTable,
+  createProgramConfigsTable,
   createSectionMetricsTable,
   createTripLabelCountsTable,
   createUsersTable,
+  type ProgramConfigRow,
 } from '../../shared/tables/index.js';
 import { createErrorTimeseries, createTimeseriesReader } from '../../shared/timeseries/index.js';
 import { replayDeadLetterTopic } from '../converter/replay-dead-letter-topic.js';
 import { createCassandraProfileStore } from '../gateway/store/cassandra-profile-store.js';
+import { admitToken } from '../programs/domain/admit-token.js';
+import type { DeploymentConfig } from '../programs/domain/deployment-config.js';
+import { cohortOf } from '../programs/domain/opcode.js';
+import { createProgramManager } from '../programs/manage-programs.js';
+import { createParticipantTokens, newToken } from '../programs/participant-tokens.js';
 import { composeTripBuilderStores } from '../trip-builder/compose.js';
 import { createDiaryPublisher } from '../trip-builder/diary-publisher.js';
 import { scanResumePoints } from '../trip-builder/store/cassandra-trip-store.js';
@@ -34,11 +41,20 @@ import { createBehindUsersTracker } from './pipeline/behind-users.js';
 import { createPipelineMonitor, PIPELINE_GROUPS } from './pipeline/pipeline-monitor.js';
 import { createSummaryCache } from './summary/summary-cache.js';
 import { createProgramSummary } from './summary/program-summary.js';
-import { createParticipantTokens } from '../programs/participant-tokens.js';
+import { createParticipantScope } from './scope/participant-scope.js';
+import { inScope, scopeKey } from './scope/program-scope.js';
+import { createTokenIssuer } from './tokens/issue-tokens.js';
 import type { ConsoleDeps } from './app.js';
 
 /** Rows one program summary reads at most (trips plus sections). */
 const SUMMARY_MAX_ROWS = 2_000_000;
+
+/** The programs as saved, as the gateway's admission reads them (every document passed the schema when saved). */
+function servedPrograms(rows: readonly ProgramConfigRow[]) {
+  return new Map(
+    rows.map((r) => [r.program, { program: r.program, config: JSON.parse(r.document) as DeploymentConfig }]),
+  );
+}
 
 export interface ConsoleClients {
   config: Config;
@@ -70,6 +86,8 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
   const labelCounts = createTripLabelCountsTable(cql);
   const profiles = createCassandraProfileStore(cql);
   const tokensTable = createConsoleTokensTable(cql);
+  const programManager = createProgramManager(createProgramConfigsTable(cql));
+  const programOf = (token: string) => cohortOf(token).program;
 
   // The dead-letter list names each letter's participant by token (the index); the index counts each participant's
   // dead letters (the dead-letter tally): each reads the other lazily.
@@ -80,10 +98,18 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
     activity: () => activity.all(),
     errorsByUser: () => deadLetters.byUser(),
     profile: (id) => profiles.get(id),
+    programOf,
     logger,
     refreshSeconds: config.console.participantsRefreshSeconds,
   });
   tokenOf = (id) => index.get(id)?.token;
+  const participantScope = createParticipantScope({
+    indexed: (id) => index.get(id),
+    async lookup(id) {
+      const user = await users.findByUuid(id);
+      return user && { program: programOf(user.userEmail) ?? null };
+    },
+  });
   const monitor = createPipelineMonitor({
     admin,
     topicPrefix: prefix,
@@ -94,6 +120,7 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
   const behind = createBehindUsersTracker({
     scan: () => scanResumePoints(cql),
     lastPushOf: (id) => index.get(id)?.lastPush,
+    programOf: (id) => index.get(id)?.program ?? null,
     behindHours: config.console.behindHours,
   });
   /** Starts a resume-point scan unless one is recent (the tracker decides); requests read its last answer. */
@@ -110,15 +137,17 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
   const routes = consoleRoutes({
     tileUrl: config.console.tileUrl,
     participants: index,
+    scope: participantScope,
+    programOfToken: programOf,
     days: createDayReader({
       composites: createCompositeEntriesTable(cql),
       labelCounts,
       timeseries: createTimeseriesReader(cql),
     }),
-    async pipeline() {
+    async pipeline(scope) {
       refreshBehind();
       const groups = monitor.snapshot();
-      const b = behind.current();
+      const b = behind.current(scope === undefined ? undefined : (program) => inScope(scope, program));
       return {
         sampledAt: groups.sampledAt ?? 0,
         stalledMinutes: groups.stalledMinutes,
@@ -148,22 +177,21 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
       },
       everyone: () => index.all(),
     }),
-    summary: (days) => summary(days),
+    summary: (days, scope) => summary(days, scopeKey(scope), participantScope.filter(scope)),
     tokens: {
-      async create(request, by) {
-        const created = await createParticipantTokens(request);
-        await tokensTable.issue(
-          created.map((t) => t.token),
-          request.program,
-          request.subgroup,
-          by,
-        );
-        return { tokens: created };
-      },
+      create: createTokenIssuer({
+        // The gateway's own rule, on the programs as saved now (not a directory's copy seconds old: a program just
+        // created on the Programs page takes tokens at once).
+        admission: async ({ program, subgroup, tester }) =>
+          admitToken(newToken(program, subgroup, tester), servedPrograms(await programManager.list())),
+        generate: (request) => createParticipantTokens(request),
+        record: (tokens, program, subgroup, by) => tokensTable.issue(tokens, program, subgroup, by),
+      }),
       async refused() {
         return { rows: await tokensTable.listRefused(7) };
       },
     },
+    programs: programManager,
     jobs: createJobRegistry(logger),
     audit,
   });

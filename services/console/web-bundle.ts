@@ -17,7 +17,16 @@ import { ConfigError } from '../../shared/errors/index.js';
  */
 
 /** The pages' entry modules, in services/console/web/js/. */
-export const PAGE_ENTRIES = ['participants', 'day', 'pipeline', 'dead-letters', 'reset', 'summary', 'tokens'] as const;
+export const PAGE_ENTRIES = [
+  'participants',
+  'day',
+  'pipeline',
+  'dead-letters',
+  'reset',
+  'summary',
+  'tokens',
+  'programs',
+] as const;
 
 export interface WebBundle {
   /** The path below /admin/ it is served at: js/<entry>.js, where the unbundled entry is. */

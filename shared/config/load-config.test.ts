@@ -113,4 +113,33 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ env, confDir: confDir({}) })).toThrow(ConfigError);
     expect(() => loadConfig({ env, confDir: confDir({}) })).toThrow(message);
   });
+
+  it('When programs have admins in console.conf or the environment, then each program keeps its own list, the environment winning', () => {
+    const dir = confDir({
+      'net/console.conf': {
+        console: { oidc: { program_admin_emails: { 'study-a': ['A@example.org '] }, program_admin_groups: {} } },
+      },
+    });
+    const fromFile = loadConfig({ env: {}, confDir: dir }).console.oidc;
+    expect(fromFile.programAdminEmails).toEqual({ 'study-a': ['A@example.org'] });
+    expect(fromFile.programAdminGroups).toEqual({});
+    const fromEnv = loadConfig({
+      env: { CONSOLE_OIDC_PROGRAM_ADMIN_GROUPS: '{"b":["cn=admins,ou=groups"]}' },
+      confDir: dir,
+    }).console.oidc;
+    expect(fromEnv.programAdminGroups).toEqual({ b: ['cn=admins,ou=groups'] });
+    expect(loadConfig({ env: {}, confDir: confDir({}) }).console.oidc.programAdminEmails).toEqual({});
+  });
+
+  it.each([
+    [
+      { CONSOLE_OIDC_PROGRAM_ADMIN_EMAILS: 'study-a=a@example.org' },
+      /CONSOLE_OIDC_PROGRAM_ADMIN_EMAILS must be a JSON/,
+    ],
+    [{ CONSOLE_OIDC_PROGRAM_ADMIN_EMAILS: '["a@example.org"]' }, /must map each program to a list/],
+    [{ CONSOLE_OIDC_PROGRAM_ADMIN_GROUPS: '{"study_a":["g"]}' }, /"study_a" is not a program name/],
+    [{ CONSOLE_OIDC_PROGRAM_ADMIN_GROUPS: '{"study-a":"g"}' }, /study-a must map to a list of strings/],
+  ])('When program admins are malformed (%o), then start-up stops naming the key', (env, message) => {
+    expect(() => loadConfig({ env, confDir: confDir({}) })).toThrow(message);
+  });
 });

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../errors/index.js';
 import type { LogFiles } from '../logger/index.js';
+import { asProgramLists, type ProgramLists } from './program-lists.js';
 
 /** How the gateway decides who a `user` token belongs to (e-mission's `server.auth`). */
 export type AuthMethod = 'skip' | 'token_list' | 'secret';
@@ -235,6 +236,14 @@ export interface Config {
       readonly groupClaim: string;
       readonly readerGroups: readonly string[];
       readonly operatorGroups: readonly string[];
+      /**
+       * Programs' admins by verified e-mail, program → e-mails (`oidc.program_admin_emails`; in the environment, the
+       * same as a JSON object). A program's admin sees and acts on that program's participants, tokens and
+       * configuration only, even when the reader lists would let them read everything. @defaultValue none
+       */
+      readonly programAdminEmails: ProgramLists;
+      /** Programs' admins by group (in `group_claim`), program → groups. @defaultValue none */
+      readonly programAdminGroups: ProgramLists;
     };
   };
 }
@@ -348,6 +357,9 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
   };
   const optionalList = ([name, value]: [string, unknown]): string[] =>
     value === '' || (Array.isArray(value) && value.length === 0) ? [] : asList(name, value);
+  /** An oidc key mapping programs to lists: CONSOLE_OIDC_<KEY> holds it as JSON. */
+  const programLists = (key: string) =>
+    asProgramLists(...consoleKey(`oidc_${key}`, {}, { [`oidc_${key}`]: oidcConf[key] }));
   const consolePort = asPort(...consoleKey('port', 8090));
   const consoleHost = asString(...consoleKey('host', '127.0.0.1'));
   /** A webserver.conf key and its value, which the environment variable WEBSERVER_<KEY> overrides. */
@@ -487,6 +499,8 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
         operatorGroups: optionalList(
           consoleKey('oidc_operator_groups', [], { oidc_operator_groups: oidcConf['operator_groups'] }),
         ),
+        programAdminEmails: programLists('program_admin_emails'),
+        programAdminGroups: programLists('program_admin_groups'),
       },
     },
   };

@@ -167,4 +167,16 @@ describe.skipIf(!hasBrowser)('the operators’ console in a browser', () => {
     await expect.poll(() => page.getByTestId('token-qr').count(), { timeout: 20_000 }).toBe(1);
     await shoot('tokens');
   });
+
+  it('When the operator creates a program on the Programs page, then it is listed and shown with its history', async () => {
+    await page.goto(`${consoleApp.url}/admin/programs.html`);
+    const form = page.locator('#create-form');
+    await form.locator('input[name="program"]').fill('e2e');
+    await form.locator('textarea[name="document"]').fill('{"version": 1, "opcode": {"subgroups": ["default"]}}');
+    await page.getByTestId('program-create').click();
+    await expect.poll(() => page.getByTestId('program-title').innerText(), { timeout: 20_000 }).toBe('e2e: version 1');
+    expect(await page.getByTestId('program-row').count()).toBe(1);
+    expect(await page.getByTestId('program-history').locator('tbody tr').count()).toBe(1);
+    await shoot('programs');
+  });
 });

@@ -3,6 +3,7 @@ import type { DeadLetter, ErrorTimeseries } from '../../../shared/timeseries/ind
 import { replayDeadLetters, type ReplayDeps, type ReplayReport } from '../../converter/replay-dead-letters.js';
 import type { DeadLetterRef } from '../api/schemas.js';
 import type { JobProgress } from '../jobs/job-registry.js';
+import type { UserFilter } from '../scope/participant-scope.js';
 
 type Ref = z.infer<typeof DeadLetterRef>;
 
@@ -11,6 +12,21 @@ function selected(errors: ErrorTimeseries, refs: readonly Ref[]): ErrorTimeserie
   async function* all(): AsyncGenerator<DeadLetter> {
     for (const r of refs) {
       const letter = await errors.get(r.userId, r.key, r.writeTs, r.type);
+      if (letter) yield letter;
+    }
+  }
+  return { ...errors, all };
+}
+
+/**
+ * The error table seen through a scope: the letters of the participants `visible` keeps. Identities are read to find
+ * them, and only their letters whole, so a program's replay never reads another program's payloads.
+ */
+function visibleOnly(errors: ErrorTimeseries, visible: (userId: string) => boolean): ErrorTimeseries {
+  async function* all(): AsyncGenerator<DeadLetter> {
+    for await (const r of errors.refs()) {
+      if (!visible(r.user_id)) continue;
+      const letter = await errors.get(r.user_id, r.key, r.write_ts, r.type);
       if (letter) yield letter;
     }
   }
@@ -27,18 +43,23 @@ export function reportLines(report: ReplayReport): string[] {
   return lines;
 }
 
+/** Which letters a replay sends: a selection, or all of them, of the participants `visible` keeps when given. */
+export type LetterChoice = { selection: readonly Ref[] } | { all: true; visible: UserFilter };
+
 /**
  * "Replay" on the dead-letters page: the chosen letters (or all) go back through the converter exactly as
  * `itinera fix-usercache-processing` sends them, and the job ends with what moved and what still fails.
  */
 export function createLetterReplays(deps: Omit<ReplayDeps, 'onProgress'>) {
-  return async (selection: readonly Ref[] | undefined, total: number, p: JobProgress): Promise<string[]> => {
-    p.progress(0, selection ? selection.length : total);
-    const report = await replayDeadLetters({
-      ...deps,
-      errors: selection ? selected(deps.errors, selection) : deps.errors,
-      onProgress: (sent) => p.progress(sent),
-    });
+  return async (choice: LetterChoice, total: number, p: JobProgress): Promise<string[]> => {
+    const errors =
+      'selection' in choice
+        ? selected(deps.errors, choice.selection)
+        : choice.visible
+          ? visibleOnly(deps.errors, choice.visible)
+          : deps.errors;
+    p.progress(0, 'selection' in choice ? choice.selection.length : total);
+    const report = await replayDeadLetters({ ...deps, errors, onProgress: (sent) => p.progress(sent) });
     return reportLines(report);
   };
 }

@@ -4,6 +4,7 @@ import type { RebuildDeps } from '../../trip-builder/rebuild-user.js';
 import { planUserReset, resetUserTrips } from '../../trip-builder/reset-user-trips.js';
 import type { ResetPlan, ResetRequest } from '../api/schemas.js';
 import type { JobProgress } from '../jobs/job-registry.js';
+import type { UserFilter } from '../scope/participant-scope.js';
 
 type Request = z.infer<typeof ResetRequest>;
 
@@ -23,14 +24,16 @@ const fromTsOf = (from: string | undefined) => (from ? Date.parse(`${from}T00:00
 /**
  * Reset from the console: one user's trips, or everyone's, rebuilt from the raw timeseries from a date on (the start
  * without one), as `itinera reset-pipeline -u` does for one. "Everyone" rebuilds user by user, so it needs no stopped
- * workers and no rewound consumer group (unlike `reset-pipeline -a`) and shows its progress in users.
+ * workers and no rewound consumer group (unlike `reset-pipeline -a`) and shows its progress in users; with `visible`
+ * (a program's admin) "everyone" is every participant it keeps. The caller checks a single user's scope.
  */
 export function createUserResets(deps: ResetDeps) {
-  const users = (r: Request) => (r.userId ? [r.userId] : deps.everyone());
+  const users = (r: Request, visible: UserFilter) =>
+    r.userId ? [r.userId] : visible ? deps.everyone().filter(visible) : deps.everyone();
   return {
-    async plan(r: Request): Promise<z.infer<typeof ResetPlan>> {
+    async plan(r: Request, visible?: UserFilter): Promise<z.infer<typeof ResetPlan>> {
       const fromTs = fromTsOf(r.from);
-      const all = users(r);
+      const all = users(r, visible);
       const lines: string[] = [];
       for (const userId of all.slice(0, PLANNED_USERS_SHOWN)) {
         const p = await planUserReset({ trips: deps.rebuild.trips }, userId, fromTs);
@@ -40,9 +43,9 @@ export function createUserResets(deps: ResetDeps) {
       if (all.length === 0) lines.push('no participant to rebuild');
       return { scope: r.userId ? 'user' : 'all', from: r.from ?? 'the start', lines };
     },
-    async run(r: Request, p: JobProgress): Promise<string[]> {
+    async run(r: Request, p: JobProgress, visible?: UserFilter): Promise<string[]> {
       const fromTs = fromTsOf(r.from);
-      const all = users(r);
+      const all = users(r, visible);
       const limit = pLimit(USERS_AT_ONCE);
       let done = 0;
       let trips = 0;

@@ -1,41 +1,48 @@
 import type { z } from 'zod';
-import { NotFoundError } from '../../../shared/errors/index.js';
+import { ForbiddenError, NotFoundError } from '../../../shared/errors/index.js';
 import type { Logger } from '../../../shared/logger/index.js';
+import type { LetterChoice } from '../actions/replay-letters.js';
 import type { createUserResets } from '../actions/reset-users.js';
 import type { DeadLetterView } from '../dead-letters/dead-letter-view.js';
 import type { DayReader } from '../day/day-reader.js';
 import type { JobProgress, JobRegistry } from '../jobs/job-registry.js';
 import type { ParticipantIndex } from '../participants/participant-index.js';
 import { maskToken } from '../participants/query-participants.js';
+import type { ConsolePrograms } from '../programs/console-programs.js';
+import type { ParticipantScope } from '../scope/participant-scope.js';
+import { describeScope, inScope, type ProgramScope } from '../scope/program-scope.js';
 import { parseSinceOrThrow } from '../actions/topic-replay-lines.js';
+import { isOperator, scopeOf, who } from './caller.js';
+import { programRoutes } from './program-routes.js';
 import { route, type ConsoleRoute } from './route-table.js';
 import * as s from './schemas.js';
 
 export interface ConsoleApiDeps {
   tileUrl: string;
   participants: ParticipantIndex;
+  /** Which participants the caller sees (their programs'). */
+  scope: ParticipantScope;
+  /** The program a token names (`nrelop_<program>_…`); undefined: none. */
+  programOfToken: (token: string) => string | undefined;
   days: DayReader;
-  pipeline: () => Promise<z.infer<typeof s.Pipeline>>;
+  /** The pipeline; its per-user part limited to the programs of `scope`. */
+  pipeline: (scope: ProgramScope) => Promise<z.infer<typeof s.Pipeline>>;
   deadLetters: DeadLetterView;
-  replayLetters: (
-    selection: z.infer<typeof s.DeadLetterRef>[] | undefined,
-    total: number,
-    p: JobProgress,
-  ) => Promise<string[]>;
+  replayLetters: (choice: LetterChoice, total: number, p: JobProgress) => Promise<string[]>;
   replayTopic: (request: z.infer<typeof s.TopicReplayRequest>, p: JobProgress) => Promise<string[]>;
   resets: ReturnType<typeof createUserResets>;
-  summary: (days: number) => Promise<z.infer<typeof s.Summary>>;
+  /** The figures of the participants of `scope`. */
+  summary: (days: number, scope: ProgramScope) => Promise<z.infer<typeof s.Summary>>;
   tokens: {
+    /** Refuses (400) tokens no phone could use: see tokens/issue-tokens.ts. */
     create(request: z.infer<typeof s.TokenRequest>, by: string): Promise<z.infer<typeof s.CreatedTokens>>;
     refused(): Promise<z.infer<typeof s.RefusedTokens>>;
   };
+  programs: ConsolePrograms;
   jobs: JobRegistry;
   /** Who did what destructive thing, when: one JSON line per action (no participant data beyond a uuid). */
   audit: Logger;
 }
-
-const who = (ctx: { state: { operator?: { email: string } } }) => ctx.state.operator?.email ?? 'unknown';
-const isOperator = (ctx: { state: { operator?: { role: string } } }) => ctx.state.operator?.role === 'operator';
 
 /** Every endpoint of the console's JSON API (the pages' data, and the operators' actions). */
 export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
@@ -43,30 +50,33 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
     route({
       method: 'get',
       path: '/admin/api/me',
-      summary: 'The logged-in operator, their role and CSRF token',
+      summary: 'The logged-in operator, their role, programs and CSRF token',
+      programScoped: true,
       response: s.Me,
-      handle: async ({ ctx }) => ({ ...ctx.state.operator, tileUrl: d.tileUrl }),
+      handle: async ({ ctx }) => ({ ...ctx.state.operator, programs: scopeOf(ctx) ?? null, tileUrl: d.tileUrl }),
     }),
     route({
       method: 'get',
       path: '/admin/api/participants',
       summary: 'One page of participants, sorted and searched on the server',
+      programScoped: true,
       query: s.ParticipantsQuery,
       response: s.ParticipantsPage,
       // Readers find a participant by uuid or whole token; only operators search inside tokens, since a substring
       // search answers, one character at a time, what the masked column hides.
-      handle: ({ query, ctx }) => d.participants.page(query, { searchTokens: isOperator(ctx) }),
+      handle: ({ query, ctx }) => d.participants.page(query, { searchTokens: isOperator(ctx), programs: scopeOf(ctx) }),
     }),
     route({
       method: 'post',
       path: '/admin/api/participants/:userId/reveal-token',
       summary: 'A participant’s whole token (audited)',
       operator: true,
+      programScoped: true,
       params: s.DayParams.pick({ userId: true }),
       response: s.RevealedToken,
       handle: async ({ params, ctx }) => {
         const row = d.participants.get(params.userId);
-        if (!row) throw new NotFoundError(`no participant ${params.userId}`);
+        if (!row || !inScope(scopeOf(ctx), row.program)) throw new NotFoundError(`no participant ${params.userId}`);
         d.audit.info('Token revealed', { by: who(ctx), userId: params.userId });
         return { token: row.token };
       },
@@ -75,26 +85,36 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       method: 'get',
       path: '/admin/api/users/:userId/days/:date',
       summary: 'A participant’s trips, sections and places of one local date',
+      programScoped: true,
       params: s.DayParams,
       response: s.Day,
-      handle: ({ params }) => d.days.day(params.userId, params.date),
+      handle: async ({ params, ctx }) => {
+        await d.scope.assertVisible(scopeOf(ctx), params.userId);
+        return d.days.day(params.userId, params.date);
+      },
     }),
     route({
       method: 'get',
       path: '/admin/api/users/:userId/section-points',
       summary: 'The raw (filtered) locations between two times, for one section',
+      programScoped: true,
       params: s.DayParams.pick({ userId: true }),
       query: s.SectionPointsQuery,
       response: s.SectionPoints,
-      handle: ({ params, query }) => d.days.sectionPoints(params.userId, query.start, query.end),
+      handle: async ({ params, query, ctx }) => {
+        await d.scope.assertVisible(scopeOf(ctx), params.userId);
+        return d.days.sectionPoints(params.userId, query.start, query.end);
+      },
     }),
     route({
       method: 'get',
       path: '/admin/api/pipeline',
       summary: 'Consumer groups’ lag and progress, and participants whose trips lag their pushes',
+      programScoped: true,
       response: s.Pipeline,
-      handle: async () => {
-        const pipeline = await d.pipeline();
+      // The consumer groups are the deployment's machinery, shown to all; the participants behind are per program.
+      handle: async ({ ctx }) => {
+        const pipeline = await d.pipeline(scopeOf(ctx));
         const users = pipeline.behind.users.map((u) => ({ ...u, token: maskToken(u.token) }));
         return { ...pipeline, behind: { ...pipeline.behind, users } };
       },
@@ -103,37 +123,51 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       method: 'get',
       path: '/admin/api/dead-letters/summary',
       summary: 'Dead letters counted by key and reason',
+      programScoped: true,
       response: s.DeadLetterSummary,
-      handle: () => d.deadLetters.summary(),
+      handle: ({ ctx }) => d.deadLetters.summary(d.scope.filter(scopeOf(ctx))),
     }),
     route({
       method: 'get',
       path: '/admin/api/dead-letters',
       summary: 'Dead letters with their entry and error',
+      programScoped: true,
       query: s.DeadLettersQuery,
       response: s.DeadLetterList,
-      handle: async ({ query }) => ({ rows: await d.deadLetters.list(query) }),
+      handle: async ({ query, ctx }) => ({ rows: await d.deadLetters.list(query, d.scope.filter(scopeOf(ctx))) }),
     }),
     route({
       method: 'post',
       path: '/admin/api/dead-letters/replay',
-      summary: 'Replay the selected dead letters (or all) through the converter',
+      summary: 'Replay the selected dead letters (or all; a program’s admin: all of theirs) through the converter',
       operator: true,
+      programScoped: true,
       body: s.ReplayRequest,
       response: s.Job,
       handle: async ({ body, ctx }) => {
-        const total = body.selection?.length ?? (await d.deadLetters.summary()).total;
+        const scope = scopeOf(ctx);
+        const visible = d.scope.filter(scope);
+        // A program's admin replays letters of their participants only: any other is refused as unknown (404).
+        if (body.selection && scope !== undefined)
+          for (const userId of new Set(body.selection.map((r) => r.userId))) await d.scope.assertVisible(scope, userId);
+        const choice: LetterChoice = body.selection ? { selection: body.selection } : { all: true, visible };
+        const total = body.selection?.length ?? (await d.deadLetters.summary(visible)).total;
         // Started first: a replay refused because another runs (409) is not audited as done.
-        const job = d.jobs.start('replay', async (p) => {
-          try {
-            return await d.replayLetters(body.selection, total, p);
-          } finally {
-            d.deadLetters.invalidate();
-          }
-        });
+        const job = d.jobs.start(
+          'replay',
+          async (p) => {
+            try {
+              return await d.replayLetters(choice, total, p);
+            } finally {
+              d.deadLetters.invalidate();
+            }
+          },
+          scope,
+        );
         d.audit.info('Dead letters replayed', {
           by: who(ctx),
           letters: body.selection ? body.selection.length : 'all',
+          programs: describeScope(scope),
         });
         return job;
       },
@@ -164,12 +198,22 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       path: '/admin/api/reset',
       summary: 'Rebuild a participant’s (or everyone’s) trips from a date: the plan with dryRun, else a job',
       operator: true,
+      programScoped: true,
       body: s.ResetRequest,
       response: s.ResetPlan.or(s.Job),
       handle: async ({ body, ctx }) => {
-        if (body.dryRun) return d.resets.plan(body);
-        const job = d.jobs.start('reset', (p) => d.resets.run(body, p));
-        d.audit.info('Reset', { by: who(ctx), userId: body.userId ?? 'everyone', from: body.from ?? 'start' });
+        const scope = scopeOf(ctx);
+        // "Everyone" of a program's admin is every participant of their programs.
+        const visible = d.scope.filter(scope);
+        if (body.userId && scope !== undefined) await d.scope.assertVisible(scope, body.userId);
+        if (body.dryRun) return d.resets.plan(body, visible);
+        const job = d.jobs.start('reset', (p) => d.resets.run(body, p, visible), scope);
+        d.audit.info('Reset', {
+          by: who(ctx),
+          userId: body.userId ?? 'everyone',
+          from: body.from ?? 'start',
+          programs: describeScope(scope),
+        });
         return job;
       },
     }),
@@ -177,41 +221,60 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       method: 'get',
       path: '/admin/api/jobs/:jobId',
       summary: 'A replay’s or a reset’s progress',
+      programScoped: true,
       params: s.JobParams,
       response: s.Job,
-      handle: async ({ params }) => d.jobs.get(params.jobId),
+      handle: async ({ params, ctx }) => d.jobs.get(params.jobId, scopeOf(ctx)),
     }),
     route({
       method: 'get',
       path: '/admin/api/summary',
       summary: 'Trips and active participants per day, distance by mode and by label',
+      programScoped: true,
       query: s.SummaryQuery,
       response: s.Summary,
-      handle: ({ query }) => d.summary(query.days),
+      handle: ({ query, ctx }) => d.summary(query.days, scopeOf(ctx)),
     }),
     route({
       method: 'post',
       path: '/admin/api/tokens',
       summary: 'Create participant tokens, each with a QR code the app scans',
       operator: true,
+      programScoped: true,
       body: s.TokenRequest,
       response: s.CreatedTokens,
       handle: async ({ body, ctx }) => {
-        d.audit.info('Tokens created', { by: who(ctx), program: body.program, count: body.count });
-        return d.tokens.create(body, who(ctx));
+        const scope = scopeOf(ctx);
+        if (!inScope(scope, body.program))
+          throw new ForbiddenError(
+            `tokens of program ${body.program}: you issue tokens of ${describeScope(scope)} only`,
+          );
+        const created = await d.tokens.create(body, who(ctx));
+        d.audit.info('Tokens created', {
+          by: who(ctx),
+          program: body.program,
+          subgroup: body.subgroup,
+          tester: body.tester,
+          count: body.count,
+        });
+        return created;
       },
     }),
     route({
       method: 'get',
       path: '/admin/api/tokens/refused',
       summary: 'Tokens phones tried and the server refused, recently',
+      programScoped: true,
       response: s.RefusedTokens,
-      // Refused tokens are often near misses of real ones: whole for operators, masked for readers.
+      // Refused tokens are often near misses of real ones: whole for operators, masked for readers. A program's
+      // admin sees the tokens that name one of their programs.
       handle: async ({ ctx }) => {
-        const refused = await d.tokens.refused();
-        if (isOperator(ctx)) return refused;
-        return { rows: refused.rows.map((r) => ({ ...r, token: maskToken(r.token) })) };
+        const scope = scopeOf(ctx);
+        const rows = (await d.tokens.refused()).rows.filter((r) => inScope(scope, d.programOfToken(r.token)));
+        if (isOperator(ctx)) return { rows };
+        return { rows: rows.map((r) => ({ ...r, token: maskToken(r.token) })) };
       },
     }),
+    ...programRoutes(d),
   ];
 }

@@ -12,7 +12,12 @@ export function consoleOpenApi(routes: readonly ConsoleRoute[], version: string)
     paths[path] ??= {};
     paths[path][r.method] = {
       summary: r.summary,
-      ...(r.operator ? { description: 'Operator role only.' } : {}),
+      description: [
+        r.operator ? 'Operator role only.' : 'Readers and operators.',
+        r.programScoped
+          ? 'A program’s admin sees and acts within their programs.'
+          : 'Deployment-wide readers and operators only, not a program’s admin.',
+      ].join(' '),
       ...(r.params || r.query
         ? { requestParams: { ...(r.params ? { path: r.params } : {}), ...(r.query ? { query: r.query } : {}) } }
         : {}),
@@ -24,7 +29,10 @@ export function consoleOpenApi(routes: readonly ConsoleRoute[], version: string)
         '200': { description: 'OK', ...json(r.response) },
         '400': { description: 'The request does not match its schema', ...json(ErrorAnswer) },
         '401': { description: 'No console session: log in at /admin/login', ...json(ErrorAnswer) },
-        '403': { description: 'Missing CSRF token, or the operator role is needed', ...json(ErrorAnswer) },
+        '403': {
+          description: 'Missing CSRF token, or the operator role or a deployment-wide role is needed',
+          ...json(ErrorAnswer),
+        },
       },
     };
   }

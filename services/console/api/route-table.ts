@@ -13,6 +13,12 @@ export interface ConsoleRoute {
   summary: string;
   /** Operators only (replay, reset, tokens, revealing a token); the rest is open to readers too. */
   operator?: boolean;
+  /**
+   * The handler limits what it reads and does to the caller's programs, so a program's admin may call it. Without
+   * it the route is for deployment-wide readers and operators only and a program's admin is refused (403): a route added
+   * without thinking of programs shows them nothing.
+   */
+  programScoped?: boolean;
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
@@ -30,6 +36,7 @@ export function route<
   path: string;
   summary: string;
   operator?: boolean;
+  programScoped?: boolean;
   params?: P;
   query?: Q;
   body?: B;

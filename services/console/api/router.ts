@@ -21,6 +21,8 @@ export function consoleRouter(routes: readonly ConsoleRoute[]): Router {
     router[r.method](r.path, async (ctx) => {
       if (r.operator && ctx.state.operator?.role !== 'operator')
         throw new ForbiddenError('this action needs the operator role');
+      if (!r.programScoped && ctx.state.operator?.programs !== undefined)
+        throw new ForbiddenError('this needs a console role over the whole deployment, not one over some programs');
       // The web client sends every POST as JSON; a form or text/plain POST is what a cross-site page could send.
       if (r.method === 'post') requireJsonType(ctx);
       const body = r.body ? (ctx.request as { body?: unknown }).body : undefined;

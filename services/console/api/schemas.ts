@@ -13,10 +13,14 @@ export const ErrorAnswer = z
   .object({ error: z.object({ code: z.string(), message: z.string() }).loose() })
   .meta({ id: 'ErrorAnswer' });
 
+const programName = z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'letters, digits and "-" only, at most 64');
+
 export const Me = z
   .object({
     email: z.string(),
     role: z.enum(['reader', 'operator']),
+    /** A program's admin: the programs they see and act in. Null: the whole deployment. */
+    programs: z.array(z.string()).nullable(),
     /** Echoed in the `x-csrf-token` header of every state-changing request. */
     csrfToken: z.string(),
     tileUrl: z.string().meta({ description: 'Leaflet tile URL template; empty: no base map' }),
@@ -47,6 +51,8 @@ export const Participant = z
     userId,
     /** Masked (first 4 and last 2 characters) unless revealed with POST .../reveal-token. */
     token: z.string(),
+    /** The program the token names (`nrelop_<program>_…`); null: a token outside that grammar. */
+    program: z.string().nullable(),
     created: z.number().nullable(),
     firstPush: z.number().nullable(),
     lastPush: z.number().nullable(),
@@ -274,11 +280,10 @@ export const TokenRequest = z
   .object({
     count: z.number().int().min(1).max(500).default(1),
     /** e-mission's shape: nrelop_<program>_<subgroup>_<random>. */
-    program: z.string().regex(/^[A-Za-z0-9-]{1,64}$/),
-    subgroup: z
-      .string()
-      .regex(/^[A-Za-z0-9-]{1,64}$/)
-      .default('default'),
+    program: programName,
+    subgroup: programName.default('default'),
+    /** Testers' tokens (`nrelop_<program>_<subgroup>_test_<random>`): left out of the program's own figures. */
+    tester: z.boolean().default(false),
   })
   .meta({ id: 'TokenRequest' });
 
@@ -299,3 +304,43 @@ export const RefusedTokens = z
     ),
   })
   .meta({ id: 'RefusedTokens' });
+
+export const ProgramParams = z.object({ program: programName });
+
+export const ProgramVersion = z
+  .object({
+    program: z.string(),
+    /** The document's `version`: phones fetch a configuration whose version is above theirs. */
+    version: z.number().int(),
+    changedAt: z.number(),
+    changedBy: z.string(),
+    note: z.string(),
+  })
+  .meta({ id: 'ProgramVersion' });
+
+export const ProgramList = z.object({ programs: z.array(ProgramVersion) }).meta({ id: 'ProgramList' });
+
+export const ProgramDetail = ProgramVersion.extend({
+  /** The current configuration document, JSON text as saved. */
+  document: z.string(),
+  /** Every version, newest first (the last 100). */
+  history: z.array(ProgramVersion),
+}).meta({ id: 'ProgramDetail' });
+
+/** A document is checked by the programs' own rules (at most 512 KiB); this bounds the request. */
+const documentText = z.string().min(1).max(1_000_000);
+
+export const ProgramVersionRequest = z
+  .object({
+    /** The configuration (an op-deployment-configs document), JSON text; its `version` must be above the current. */
+    document: documentText,
+    /** Label options (what a `label_options` URL points at), JSON text, inlined into the document. */
+    labelOptions: documentText.optional(),
+    /** Why, for the history. */
+    note: z.string().max(500).optional(),
+  })
+  .meta({ id: 'ProgramVersionRequest' });
+
+export const ProgramCreateRequest = ProgramVersionRequest.extend({ program: programName }).meta({
+  id: 'ProgramCreateRequest',
+});

@@ -115,6 +115,7 @@ describe('console auth against the development OIDC provider', () => {
     expect(consoleApp.audit.info).toHaveBeenCalledWith('Console login', {
       email: 'operator@itinera.local',
       role: 'operator',
+      programs: 'all',
     });
   });
 

@@ -4,7 +4,8 @@ import type { Logger } from '../../../shared/logger/index.js';
 import type { ConsoleOidcClient } from './oidc-client.js';
 import { authPage } from './pages.js';
 import { safeReturnPath } from './return-path.js';
-import { emailClaim, roleFromClaims, type RoleRules } from './roles.js';
+import { accessFromClaims, emailClaim, type RoleRules } from './roles.js';
+import { describeScope } from '../scope/program-scope.js';
 import {
   endSession,
   loggedInOperator,
@@ -71,18 +72,19 @@ export function loginRoutes({ oidc, rules, audit, log }: LoginDeps): Koa.Middlew
     }
 
     const email = emailClaim(claims) ?? '(no e-mail)';
-    const role = roleFromClaims(claims, rules);
-    if (role === undefined) {
+    const access = accessFromClaims(claims, rules);
+    if (access === undefined) {
       endSession(ctx);
       audit.info('Console login refused', { email });
       return answerPage(ctx, 403, {
         title: 'Your account is not allowed',
-        message: `${email} is not allowed in the Itinera console. Ask an operator to add it to the console's readers or operators.`,
+        message: `${email} is not allowed in the Itinera console. Ask an operator to add it to the console's readers, operators or a program's admins.`,
         link: { href: '/admin/login?prompt=login', text: 'Sign in with another account' },
       });
     }
-    startOperatorSession(ctx, { email, role });
-    audit.info('Console login', { email, role });
+    // The cookie holds the programs (none: the whole deployment), signed with the rest.
+    startOperatorSession(ctx, { email, ...access });
+    audit.info('Console login', { email, role: access.role, programs: describeScope(access.programs) });
     ctx.redirect(pending.next);
   };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { roleFromClaims, type RoleRules } from './roles.js';
+import { accessFromClaims, adminPrograms, roleFromClaims, type RoleRules } from './roles.js';
 
 const byEmail: RoleRules = {
   readerEmails: ['reader@itinera.local'],
@@ -7,6 +7,8 @@ const byEmail: RoleRules = {
   groupClaim: 'groups',
   readerGroups: [],
   operatorGroups: [],
+  programAdminEmails: {},
+  programAdminGroups: {},
 };
 const byGroup: RoleRules = {
   ...byEmail,
@@ -48,5 +50,45 @@ describe('roleFromClaims', () => {
 
   it('When there is no e-mail claim, then nobody gets in, even in a listed group', () => {
     expect(roleFromClaims({ groups: ['itinera-operators'] }, byGroup)).toBeUndefined();
+  });
+});
+
+describe('accessFromClaims', () => {
+  const rules: RoleRules = {
+    ...byEmail,
+    readerEmails: ['*'],
+    programAdminEmails: { 'study-a': ['Alice@Example.org'], 'study-b': ['alice@example.org', 'bob@example.org'] },
+    programAdminGroups: { 'study-c': ['c-admins'] },
+  };
+
+  it('When the e-mail or a group names programs, then the person is an operator of those programs only, even with readers at *', () => {
+    expect(accessFromClaims({ email: 'alice@example.org' }, rules)).toEqual({
+      role: 'operator',
+      programs: ['study-a', 'study-b'],
+    });
+    expect(accessFromClaims({ email: 'carol@example.org', groups: ['c-admins'] }, rules)).toEqual({
+      role: 'operator',
+      programs: ['study-c'],
+    });
+    expect(adminPrograms({ email: 'bob@example.org', groups: 'c-admins' }, rules)).toEqual(['study-b', 'study-c']);
+  });
+
+  it('When the person is a deployment operator, or only a reader, then the scope is the whole deployment', () => {
+    expect(
+      accessFromClaims(
+        { email: 'operator@itinera.local' },
+        { ...rules, programAdminEmails: { x: ['operator@itinera.local'] } },
+      ),
+    ).toEqual({
+      role: 'operator',
+      programs: undefined,
+    });
+    expect(accessFromClaims({ email: 'dave@example.org' }, rules)).toEqual({ role: 'reader', programs: undefined });
+    expect(accessFromClaims({ email: 'dave@example.org' }, byEmail)).toBeUndefined();
+  });
+
+  it('When the e-mail is not verified or missing, then admin lists by e-mail do not count, and nothing counts without one', () => {
+    expect(adminPrograms({ email: 'alice@example.org', email_verified: false }, rules)).toEqual([]);
+    expect(adminPrograms({ groups: ['c-admins'] }, rules)).toEqual([]);
   });
 });

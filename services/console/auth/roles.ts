@@ -1,13 +1,47 @@
 import type { Config } from '../../../shared/config/index.js';
+import type { ProgramScope } from '../scope/program-scope.js';
 import type { ConsoleRole } from './session.js';
 
 export type RoleRules = Pick<
   Config['console']['oidc'],
-  'readerEmails' | 'operatorEmails' | 'groupClaim' | 'readerGroups' | 'operatorGroups'
+  | 'readerEmails'
+  | 'operatorEmails'
+  | 'groupClaim'
+  | 'readerGroups'
+  | 'operatorGroups'
+  | 'programAdminEmails'
+  | 'programAdminGroups'
 >;
 
+/** What a login earns: a role, and the programs it holds in (undefined: the whole deployment). */
+export interface ConsoleAccess {
+  role: ConsoleRole;
+  programs: ProgramScope;
+}
+
+/** What the role rules read of the provider's claims. */
+interface Claimed {
+  email: string | undefined;
+  /** The e-mail, unless the provider said it is not verified. */
+  trustedEmail: string | undefined;
+  groups: string[];
+}
+
+function claimed(claims: Readonly<Record<string, unknown>>, groupClaim: string): Claimed {
+  const email = emailClaim(claims);
+  return {
+    email,
+    trustedEmail: claims['email_verified'] === false ? undefined : email,
+    groups: groupsClaim(claims[groupClaim]),
+  };
+}
+
+const listed = ({ trustedEmail }: Claimed, emails: readonly string[]) =>
+  trustedEmail !== undefined && emails.some((e) => e.trim().toLowerCase() === trustedEmail);
+const member = ({ groups }: Claimed, allowed: readonly string[]) => groups.some((g) => allowed.includes(g));
+
 /**
- * The console role the provider's claims earn, or undefined: not allowed in. Operator wins over reader.
+ * The console role the provider's claims earn across the whole deployment, or undefined. Operator wins over reader.
  * E-mails compare case-insensitively (nobody types them consistently) and count only when the provider has not
  * said `email_verified: false` (some, like Entra ID, never send the claim, so its absence is accepted); groups
  * count whatever the e-mail, since the provider asserts membership itself. `*` in readerEmails lets in every
@@ -15,18 +49,42 @@ export type RoleRules = Pick<
  * names the person in the session and in the audit log.
  */
 export function roleFromClaims(claims: Readonly<Record<string, unknown>>, rules: RoleRules): ConsoleRole | undefined {
-  const email = emailClaim(claims);
-  const trustedEmail = claims['email_verified'] === false ? undefined : email;
-  const groups = groupsClaim(claims[rules.groupClaim]);
-  const listed = (emails: readonly string[]) =>
-    trustedEmail !== undefined && emails.some((e) => e.trim().toLowerCase() === trustedEmail);
-  const member = (allowed: readonly string[]) => groups.some((g) => allowed.includes(g));
-
-  if (email === undefined) return undefined;
-  if (listed(rules.operatorEmails) || member(rules.operatorGroups)) return 'operator';
-  if (listed(rules.readerEmails) || (trustedEmail !== undefined && rules.readerEmails.includes('*'))) return 'reader';
-  if (member(rules.readerGroups)) return 'reader';
+  const c = claimed(claims, rules.groupClaim);
+  if (c.email === undefined) return undefined;
+  if (listed(c, rules.operatorEmails) || member(c, rules.operatorGroups)) return 'operator';
+  if (listed(c, rules.readerEmails) || (c.trustedEmail !== undefined && rules.readerEmails.includes('*')))
+    return 'reader';
+  if (member(c, rules.readerGroups)) return 'reader';
   return undefined;
+}
+
+/** The programs whose admin lists (by e-mail or group) name the person, sorted; none without an e-mail claim. */
+export function adminPrograms(claims: Readonly<Record<string, unknown>>, rules: RoleRules): string[] {
+  const c = claimed(claims, rules.groupClaim);
+  if (c.email === undefined) return [];
+  const programs = new Set<string>();
+  for (const [program, emails] of Object.entries(rules.programAdminEmails))
+    if (listed(c, emails)) programs.add(program);
+  for (const [program, groups] of Object.entries(rules.programAdminGroups))
+    if (member(c, groups)) programs.add(program);
+  return [...programs].sort();
+}
+
+/**
+ * What a login earns. A deployment operator works on everything. Otherwise a program's admin is an operator of
+ * their programs and sees nothing else, even when the reader lists would let them read the whole deployment: with
+ * `reader_emails: ["*"]` a reader's access would otherwise swallow every admin's. Anyone else gets the deployment
+ * role the lists give (reader), or nothing.
+ */
+export function accessFromClaims(
+  claims: Readonly<Record<string, unknown>>,
+  rules: RoleRules,
+): ConsoleAccess | undefined {
+  const role = roleFromClaims(claims, rules);
+  if (role === 'operator') return { role, programs: undefined };
+  const programs = adminPrograms(claims, rules);
+  if (programs.length > 0) return { role: 'operator', programs };
+  return role === undefined ? undefined : { role, programs: undefined };
 }
 
 /** The e-mail the console knows the person by (sessions, audit lines), lower-cased; undefined when absent. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
 import createSession from 'koa-session';
+import type { ProgramScope } from '../scope/program-scope.js';
 
 export type ConsoleRole = 'reader' | 'operator';
 
@@ -8,6 +9,11 @@ export type ConsoleRole = 'reader' | 'operator';
 export interface ConsoleOperator {
   email: string;
   role: ConsoleRole;
+  /**
+   * The programs this person works in, a program's admin's (see roles.ts); absent: the whole deployment. A cookie
+   * signed before programs had admins has none, and was only ever given to a whole-deployment reader or operator.
+   */
+  programs?: ProgramScope;
   /** Every state-changing request must echo it in the `x-csrf-token` header. */
   csrfToken: string;
 }
@@ -81,8 +87,9 @@ function replaceSession(ctx: Koa.Context, data: SessionData | null): void {
 
 export function loggedInOperator(ctx: Koa.Context): ConsoleOperator | undefined {
   const session = sessionOf(ctx);
-  const { email, role, csrfToken } = session ?? {};
-  return email !== undefined && role !== undefined && csrfToken !== undefined ? { email, role, csrfToken } : undefined;
+  const { email, role, csrfToken, programs } = session ?? {};
+  if (email === undefined || role === undefined || csrfToken === undefined) return undefined;
+  return programs === undefined ? { email, role, csrfToken } : { email, role, csrfToken, programs };
 }
 
 export function pendingLogin(ctx: Koa.Context): PendingLogin | undefined {

@@ -1,13 +1,11 @@
 import pLimit from 'p-limit';
 import type { z } from 'zod';
-import type {
-  DeadLetter as DeadLetterRow,
-  DeadLetterTally,
-  ErrorTimeseries,
-} from '../../../shared/timeseries/index.js';
+import type { DeadLetter as DeadLetterRow, ErrorTimeseries } from '../../../shared/timeseries/index.js';
 import { reasonGroup } from '../../../shared/timeseries/index.js';
 import type { DeadLetter, DeadLetterSummary, DeadLettersQuery } from '../api/schemas.js';
 import { maskToken } from '../participants/query-participants.js';
+import type { UserFilter } from '../scope/participant-scope.js';
+import { lettersPerUser, summarizeTally, tallyLetters, type LetterTally } from './letter-tally.js';
 
 /** Dead letters one count reads at most: past it the page says "at least". */
 const MAX_COUNTED = 200_000;
@@ -23,26 +21,29 @@ const TALLY_TTL_MS = 10_000;
 type Ref = Pick<DeadLetterRow, 'user_id' | 'key' | 'write_ts' | 'type'>;
 
 export interface DeadLetterView {
-  summary(): Promise<z.infer<typeof DeadLetterSummary>>;
+  /** Counts by key and reason of the letters of the participants `visible` keeps (every letter without it). */
+  summary(visible?: UserFilter): Promise<z.infer<typeof DeadLetterSummary>>;
   byUser(): Promise<ReadonlyMap<string, number>>;
-  list(query: z.infer<typeof DeadLettersQuery>): Promise<z.infer<typeof DeadLetter>[]>;
+  /** The letters, of the participants `visible` keeps only when given. */
+  list(query: z.infer<typeof DeadLettersQuery>, visible?: UserFilter): Promise<z.infer<typeof DeadLetter>[]>;
   /** Forget the cached count (after a replay). */
   invalidate(): void;
 }
 
 export function createDeadLetterView(deps: {
-  errors: ErrorTimeseries;
+  errors: Pick<ErrorTimeseries, 'all' | 'refs' | 'get'>;
   tokenOf: (userId: string) => string | undefined;
 }): DeadLetterView {
   const reads = pLimit(READS_AT_ONCE);
   // One count in flight at a time, reused for TALLY_TTL_MS after it ends: a long count is never started twice.
-  let cached: { doneAt: number | undefined; tally: Promise<DeadLetterTally> } | undefined;
+  type Counted = { tally: LetterTally; perUser: Map<string, number> };
+  let cached: { doneAt: number | undefined; tally: Promise<Counted> } | undefined;
   const tally = () => {
     const fresh = cached && (cached.doneAt === undefined || Date.now() - cached.doneAt < TALLY_TTL_MS);
     if (!cached || !fresh) {
-      const entry: { doneAt: number | undefined; tally: Promise<DeadLetterTally> } = {
+      const entry: { doneAt: number | undefined; tally: Promise<Counted> } = {
         doneAt: undefined,
-        tally: deps.errors.tally(MAX_COUNTED),
+        tally: tallyLetters(deps.errors.refs(), MAX_COUNTED).then((t) => ({ tally: t, perUser: lettersPerUser(t) })),
       };
       entry.tally.then(
         () => {
@@ -70,12 +71,18 @@ export function createDeadLetterView(deps: {
    * Filtered, only identities and reasons are read to find the matches (a filter may pass over thousands of letters
    * of up to 4 MiB each), then the matches' payloads, a few at a time, in the scan's order.
    */
-  async function matching(limit: number, key?: string, reason?: string): Promise<(DeadLetterRow | undefined)[]> {
+  async function matching(
+    limit: number,
+    key?: string,
+    reason?: string,
+    visible?: UserFilter,
+  ): Promise<(DeadLetterRow | undefined)[]> {
     const matches: Ref[] = [];
     let scanned = 0;
     const wanted = reason?.toLowerCase();
     for await (const ref of deps.errors.refs()) {
       if (++scanned > MAX_SCANNED || matches.length >= limit) break;
+      if (visible && !visible(ref.user_id)) continue;
       if (key !== undefined && ref.key !== key) continue;
       if (wanted !== undefined && !reasonGroup(ref.reason).toLowerCase().includes(wanted)) continue;
       matches.push(ref);
@@ -86,16 +93,18 @@ export function createDeadLetterView(deps: {
   }
 
   return {
-    async summary() {
-      const t = await tally();
-      return { total: t.total, truncated: t.truncated, groups: [...t.groups].sort((a, b) => b.count - a.count) };
+    async summary(visible) {
+      return summarizeTally((await tally()).tally, visible);
     },
     async byUser() {
-      return (await tally()).byUser;
+      return (await tally()).perUser;
     },
-    async list({ limit, key, reason }) {
+    async list({ limit, key, reason }, visible) {
+      // A scope is a filter like the others: only identities are read until a letter of the scope is found.
       const letters =
-        key === undefined && reason === undefined ? await first(limit) : await matching(limit, key, reason);
+        key === undefined && reason === undefined && visible === undefined
+          ? await first(limit)
+          : await matching(limit, key, reason, visible);
       return letters.flatMap((l) => {
         if (!l) return [];
         const entry = `{"metadata":${l.metadata_json},"data":${l.data_json}}`;

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { ConflictError, NotFoundError } from '../../../shared/errors/index.js';
 import type { Logger } from '../../../shared/logger/index.js';
 import type { Job } from '../api/schemas.js';
+import { scopeCovers, scopeKey, type ProgramScope } from '../scope/program-scope.js';
 
 type JobView = z.infer<typeof Job>;
 export type JobKind = JobView['kind'];
@@ -20,22 +21,31 @@ const MAX_LINES = 200;
 
 /**
  * Long operator actions (replays, resets) run in the console's process after the request that started them has
- * been answered with the job; the page polls it. One of each kind runs at a time: a second click while a reset runs
- * is refused, not queued behind it.
+ * been answered with the job; the page polls it. One of each kind runs at a time in each scope (the whole
+ * deployment, or one program's admin's programs): a second click while a reset runs is refused, not queued behind
+ * it, and a program's admin never waits for, nor learns of, another program's job.
  */
 export function createJobRegistry(logger: Logger) {
   const jobs = new Map<string, JobView>();
+  const scopes = new Map<string, ProgramScope>();
 
   function forget() {
     for (const [id, job] of jobs) {
       if (jobs.size <= KEPT) return;
-      if (job.state !== 'running') jobs.delete(id);
+      if (job.state !== 'running') {
+        jobs.delete(id);
+        scopes.delete(id);
+      }
     }
   }
 
   return {
-    start(kind: JobKind, work: (p: JobProgress) => Promise<string[]>): JobView {
-      const running = [...jobs.values()].find((j) => j.kind === kind && j.state === 'running');
+    /** Starts `work` as a job of `scope` (the caller's programs; absent: the whole deployment). */
+    start(kind: JobKind, work: (p: JobProgress) => Promise<string[]>, scope?: ProgramScope): JobView {
+      const slot = scopeKey(scope);
+      const running = [...jobs.values()].find(
+        (j) => j.kind === kind && j.state === 'running' && scopeKey(scopes.get(j.jobId)) === slot,
+      );
       if (running)
         throw new ConflictError(`a ${kind} is already running (job ${running.jobId}): wait for it to end`, {
           details: { jobId: running.jobId },
@@ -50,6 +60,7 @@ export function createJobRegistry(logger: Logger) {
         lines: [],
       };
       jobs.set(job.jobId, job);
+      scopes.set(job.jobId, scope);
       forget();
       const progress: JobProgress = {
         progress(done, total) {
@@ -74,9 +85,10 @@ export function createJobRegistry(logger: Logger) {
       );
       return { ...job };
     },
-    get(jobId: string): JobView {
+    /** A job, if one started in a scope the `viewer`'s covers (another program's job is as unknown as none). */
+    get(jobId: string, viewer?: ProgramScope): JobView {
       const job = jobs.get(jobId);
-      if (!job) throw new NotFoundError(`no job ${jobId}`);
+      if (!job || !scopeCovers(viewer, scopes.get(jobId))) throw new NotFoundError(`no job ${jobId}`);
       return { ...job, lines: [...job.lines] };
     },
   };

@@ -18,6 +18,8 @@ export interface ParticipantIndexDeps {
   errorsByUser: () => Promise<ReadonlyMap<string, number>>;
   /** The user's profile document (`/profile/update` fields: client_app_version, curr_platform…). */
   profile: (userId: string) => Promise<Record<string, unknown> | undefined>;
+  /** The program a token names (`nrelop_<program>_…`); undefined: none (the implicit program). */
+  programOf: (token: string) => string | undefined;
   logger: Logger;
   refreshSeconds: number;
   now?: () => number;
@@ -67,6 +69,7 @@ export function createParticipantIndex(deps: ParticipantIndexDeps): ParticipantI
       rows.push({
         userId: u.uuid,
         token: u.userEmail,
+        program: deps.programOf(u.userEmail) ?? null,
         created: seconds(u.createTs),
         firstPush: a?.firstPushTs ?? null,
         lastPush: a?.lastPushTs ?? null,

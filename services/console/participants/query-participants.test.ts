@@ -5,6 +5,7 @@ import { maskToken, ParticipantSnapshot, type ParticipantRow } from './query-par
 const row = (n: number, over: Partial<ParticipantRow> = {}): ParticipantRow => ({
   userId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
   token: `nrelop_study_default_${n}`,
+  program: 'study',
   created: 1000 + n,
   firstPush: 2000 + n,
   lastPush: 3000 + n,
@@ -41,6 +42,24 @@ describe('ParticipantSnapshot', () => {
     expect(found.total).toBe(1);
     expect(found.rows[0]?.token).toBe('alic…rg');
     expect(snapshot.page(ask({ q: '000000000002' })).rows.map((r) => r.trips)).toEqual([2]);
+  });
+
+  it('When the page is asked for some programs, then rows, totals and token searches hold only their participants', () => {
+    const mixed = new ParticipantSnapshot(
+      [
+        row(1),
+        row(2, { token: 'nrelop_other_default_2', program: 'other' }),
+        row(3, { token: 'x@y.z', program: null }),
+      ],
+      99,
+    );
+    const studyOnly = mixed.page(ask({}), { programs: ['study'] });
+    expect([studyOnly.total, studyOnly.rows.map((r) => r.trips)]).toEqual([1, [1]]);
+    expect(mixed.page(ask({ q: 'other' }), { searchTokens: true, programs: ['study'] }).total).toBe(0);
+    expect(mixed.page(ask({ q: '000000000002' }), { programs: ['study'] }).total).toBe(0);
+    expect(mixed.page(ask({ q: 'other' }), { searchTokens: true }).total).toBe(1);
+    expect(mixed.page(ask({}), { programs: ['study', 'other'] }).total).toBe(2);
+    expect(mixed.page(ask({})).total).toBe(3);
   });
 
   it('masks short tokens to their first two characters', () => {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Participant, ParticipantsQuery } from '../api/schemas.js';
+import { inScope, type ProgramScope } from '../scope/program-scope.js';
 
 /** What the index holds of one participant: the answer's row, with the token in full. */
 export type ParticipantRow = z.infer<typeof Participant>;
@@ -30,6 +31,8 @@ function compare(key: SortKey, dir: 'asc' | 'desc') {
 export interface SearchOptions {
   /** Match the search inside tokens (operators); otherwise a token must be given whole. */
   searchTokens?: boolean;
+  /** Only participants of these programs (a program's admin); absent: everyone. */
+  programs?: ProgramScope;
 }
 
 /**
@@ -44,18 +47,20 @@ export class ParticipantSnapshot {
     readonly asOf: number,
   ) {}
 
-  page({ page, size, sort, dir, q }: ParticipantsRequest, { searchTokens = false }: SearchOptions = {}) {
+  page({ page, size, sort, dir, q }: ParticipantsRequest, { searchTokens = false, programs }: SearchOptions = {}) {
     const key = `${sort}:${dir}`;
     let ordered = this.sorted.get(key);
     if (!ordered) {
       ordered = [...this.rows].sort(compare(sort, dir));
       this.sorted.set(key, ordered);
     }
+    // The scope first: a search, and the total it answers, never reach another program's participants.
+    const visible = programs === undefined ? ordered : ordered.filter((r) => inScope(programs, r.program));
     const needle = q.trim().toLowerCase();
     const matches = (r: ParticipantRow) =>
       r.userId.includes(needle) ||
       (searchTokens ? r.token.toLowerCase().includes(needle) : r.token.toLowerCase() === needle);
-    const matching = needle === '' ? ordered : ordered.filter(matches);
+    const matching = needle === '' ? visible : visible.filter(matches);
     const rows = matching.slice(page * size, (page + 1) * size).map((r) => ({ ...r, token: maskToken(r.token) }));
     return { total: matching.length, page, size, asOf: this.asOf, rows };
   }

@@ -1,4 +1,4 @@
-/** The top bar of every page: the pages, who is signed in (e-mail, role) and a logout button. */
+/** The top bar of every page: the pages, who is signed in (e-mail, role, programs) and a logout button. */
 import { me, request } from './api.js';
 import { h } from './dom.js';
 
@@ -9,6 +9,7 @@ const pages = [
   ['reset.html', 'Reset', 'operator-only'],
   ['summary.html', 'Summary'],
   ['tokens.html', 'Tokens'],
+  ['programs.html', 'Programs'],
 ];
 
 async function logout(event) {
@@ -20,11 +21,15 @@ async function logout(event) {
   }
 }
 
-/** Draws the bar, marks the body with the role (CSS hides .operator-only for readers) and resolves with /me. */
+/**
+ * Draws the bar, marks the body with the role (CSS hides .operator-only for readers) and the scope (CSS hides
+ * .deployment-only from a program's admin), and resolves with /me.
+ */
 export async function initNav() {
   const current = location.pathname.split('/').pop() || 'index.html';
   const email = h('span', { 'data-testid': 'nav-email' }, '…');
   const role = h('span', { class: 'role' });
+  const scope = h('span', { class: 'muted', 'data-testid': 'nav-programs' });
   const bar = h(
     'header',
     { class: 'topbar' },
@@ -40,7 +45,7 @@ export async function initNav() {
         ),
       ),
     ),
-    h('div', { class: 'who' }, email, role, h('button', { type: 'button', onclick: logout }, 'Log out')),
+    h('div', { class: 'who' }, email, role, scope, h('button', { type: 'button', onclick: logout }, 'Log out')),
   );
   document.body.prepend(bar);
 
@@ -49,5 +54,7 @@ export async function initNav() {
   role.textContent = who.role;
   role.classList.add(who.role);
   document.body.dataset.role = who.role;
+  document.body.dataset.scope = who.programs === null ? 'deployment' : 'programs';
+  if (who.programs !== null) scope.textContent = `programs: ${who.programs.join(', ')}`;
   return who;
 }

@@ -51,6 +51,7 @@ function render(data) {
     row(
       [
         tokenCell(p),
+        p.program ?? '—',
         fmtTs(p.created),
         fmtTs(p.firstPush),
         fmtTs(p.lastPush),
@@ -65,7 +66,7 @@ function render(data) {
     ),
   );
   const empty = state.q ? `No participant matches “${state.q}”.` : 'No participants yet.';
-  table.tBodies[0].replaceChildren(...(rows.length ? rows : [emptyRow(10, empty)]));
+  table.tBodies[0].replaceChildren(...(rows.length ? rows : [emptyRow(11, empty)]));
   for (const th of table.tHead.querySelectorAll('th[data-sort]')) {
     const active = th.dataset.sort === state.sort;
     th.setAttribute('aria-sort', active ? (state.dir === 'asc' ? 'ascending' : 'descending') : 'none');

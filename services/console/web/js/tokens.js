@@ -42,6 +42,7 @@ $('#token-form').addEventListener('submit', async (event) => {
       program: f.program.value.trim(),
       subgroup: f.subgroup.value.trim() || 'default',
       count: Number(f.count.value),
+      tester: f.tester.checked,
     });
     created = answer.tokens;
     $('#created').replaceChildren(...created.map(card));
@@ -62,4 +63,10 @@ $('#copy-tokens').addEventListener('click', async () => {
 });
 $('#print-tokens').addEventListener('click', () => window.print());
 
-void Promise.all([initNav(), loadRefused()]).then(markReady);
+/** The programs the person may issue for, offered as they type (a program's admin: theirs). */
+async function loadProgramNames() {
+  const { programs } = await get('programs');
+  $('#program-names').replaceChildren(...programs.map((p) => h('option', { value: p.program })));
+}
+
+void Promise.all([initNav(), loadRefused(), loadProgramNames()]).then(markReady);

@@ -1,0 +1,39 @@
+import type { z } from 'zod';
+import type { ProgramConfigRow } from '../../../shared/tables/index.js';
+import type { ProgramVersion } from '../api/schemas.js';
+
+/** A new version of a program's configuration, as the console hands it to the programs' manager. */
+export interface ProgramChange {
+  program: string;
+  /** The configuration document, JSON text. */
+  document: string;
+  /** Label options to inline, JSON text. */
+  labelOptions?: string;
+  /** The e-mail of whoever saves it. */
+  by: string;
+  note?: string;
+}
+
+/**
+ * What the console does with programs: the operators' actions `npx itinera program` has too (services/programs,
+ * wired in compose.ts), with the same refusals: a bad document or name is a ValidationError (400), a program that
+ * exists or a version not raised a ConflictError (409), an unknown program a NotFoundError (404).
+ */
+export interface ConsolePrograms {
+  create(change: ProgramChange): Promise<ProgramConfigRow>;
+  update(change: ProgramChange): Promise<ProgramConfigRow>;
+  list(): Promise<ProgramConfigRow[]>;
+  show(program: string): Promise<ProgramConfigRow>;
+  history(program: string): Promise<ProgramConfigRow[]>;
+}
+
+/** A stored version as the API answers it (times in Unix seconds, as everywhere in the console). */
+export function versionView(row: ProgramConfigRow): z.infer<typeof ProgramVersion> {
+  return {
+    program: row.program,
+    version: row.version,
+    changedAt: row.changedAt.getTime() / 1000,
+    changedBy: row.changedBy,
+    note: row.note,
+  };
+}

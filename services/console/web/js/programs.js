@@ -1,0 +1,90 @@
+/** Programs: each program's configuration and history; new versions (operators) and new programs (deployment). */
+import { get, post } from './api.js';
+import { $, emptyRow, fmtTs, h, int, markReady, row } from './dom.js';
+import { initNav } from './nav.js';
+
+const programParam = new URLSearchParams(location.search).get('program');
+
+function pretty(text) {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+function status(text) {
+  $('#program-status').textContent = text;
+}
+
+async function loadList() {
+  const { programs } = await get('programs');
+  const rows = programs.map((p) =>
+    row(
+      [
+        h(
+          'a',
+          { href: `programs.html?program=${encodeURIComponent(p.program)}`, onclick: openProgram(p.program) },
+          p.program,
+        ),
+        [int(p.version), 'num'],
+        fmtTs(p.changedAt),
+        p.changedBy,
+        [p.note, 'wrap'],
+      ],
+      { 'data-testid': 'program-row' },
+    ),
+  );
+  const none = 'No program: every participant is in the deployment’s one implicit program.';
+  $('[data-testid="programs-table"]').tBodies[0].replaceChildren(...(rows.length ? rows : [emptyRow(5, none)]));
+}
+
+/** A click on a program shows it without leaving the page (the link still works in a new tab). */
+function openProgram(program) {
+  return (event) => {
+    event.preventDefault();
+    history.replaceState(null, '', `${location.pathname}?program=${encodeURIComponent(program)}`);
+    void show(program);
+  };
+}
+
+async function show(program) {
+  const p = await get(`programs/${encodeURIComponent(program)}`);
+  $('#detail').hidden = false;
+  $('#detail').dataset.program = p.program;
+  $('#detail-title').textContent = `${p.program}: version ${p.version}`;
+  $('[data-testid="program-document"]').textContent = pretty(p.document);
+  $('#version-form').elements.document.value = pretty(p.document);
+  const versions = p.history.map((v) =>
+    row([[int(v.version), 'num'], fmtTs(v.changedAt), v.changedBy, [v.note, 'wrap']]),
+  );
+  $('[data-testid="program-history"]').tBodies[0].replaceChildren(...versions);
+}
+
+$('#version-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const f = event.target.elements;
+  const program = $('#detail').dataset.program;
+  const saved = await post(`programs/${encodeURIComponent(program)}/versions`, {
+    document: f.document.value,
+    note: f.note.value.trim() || undefined,
+  });
+  f.note.value = '';
+  status(`${saved.program}: version ${saved.version} saved`);
+  await Promise.all([loadList(), show(program)]);
+});
+
+$('#create-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const f = event.target.elements;
+  const saved = await post('programs', {
+    program: f.program.value.trim(),
+    document: f.document.value,
+    note: f.note.value.trim() || undefined,
+  });
+  event.target.reset();
+  status(`${saved.program} created at version ${saved.version}`);
+  await Promise.all([loadList(), show(saved.program)]);
+});
+
+void Promise.all([initNav(), loadList(), programParam ? show(programParam) : undefined]).then(markReady);
