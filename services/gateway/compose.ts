@@ -22,6 +22,7 @@ import {
 import { createProgramDirectory } from '../programs/program-directory.js';
 import { createProgramCohorts } from '../programs/program-cohorts.js';
 import { createParticipantTokens } from '../programs/participant-tokens.js';
+import { phonesMakeTokens } from '../programs/domain/deployment-config.js';
 import { createLogger } from '../../shared/logger/index.js';
 import { boundedDeletions, deleteUser } from '../deletion/delete-user.js';
 import { createBoundedExports } from '../export/bounded-exports.js';
@@ -83,9 +84,12 @@ export function composeGateway({ config, cassandra, kafka, webLog, sendTimeoutMs
         onProblem: (message) => webLog.warn(message),
       }),
       cohorts: createProgramCohorts(users),
-      joinTokens: async (program, subgroup, tester) => {
-        const [made] = await createParticipantTokens({ program, subgroup, count: 1, tester });
-        return made!;
+      joinTokens: {
+        selfMade: phonesMakeTokens,
+        make: async (program, subgroup, tester) => {
+          const [made] = await createParticipantTokens({ program, subgroup, count: 1, tester });
+          return made!;
+        },
       },
       accounts: { delete: boundedDeletions((userId) => deleteUser(deletion, userId, 'user')) },
       rateLimits: createRateLimits(),

@@ -167,7 +167,7 @@ describe('programs served', () => {
     expect(reply).toEqual({ deployment_config: next });
   });
 
-  it('When a program is closed, then it takes no one new and no new data, says why, and its data stays readable', async () => {
+  it('When a program is closed, then it takes no one new and no new data, labels or profile changes, says why, and its data stays readable', async () => {
     const member = 'nrelop_ebike_regular_Closing0123456789abcdef';
     await registered(member);
     const current = JSON.parse((await programs.show('ebike')).document);
@@ -194,6 +194,13 @@ describe('programs served', () => {
     expect(joining.body.error.message).toBe('The study ended.');
     const joinPage = await fetch(`${gw.url}/join/ebike`);
     expect(await joinPage.text()).toContain('<p>The study ended.</p>');
+    const labelled = await gw.post('/customlabel/insert', {
+      user: member,
+      inserted_label: { key: 'mode', label: 'scooter' },
+    });
+    const profileChange = await gw.post('/profile/update', { user: member, update_doc: { curr_platform: 'ios' } });
+    expect([labelled.status, profileChange.status]).toEqual([410, 410]);
+    expect((await gw.post('/customlabel/get', { user: member, keys: ['mode'] })).body).toEqual({ mode: [] });
     expect((await gw.post('/profile/get', { user: member })).status).toBe(200);
     expect((await gw.post('/pipeline/get_complete_ts', { user: member })).status).toBe(200);
     // Reopened, it takes data again.
@@ -214,6 +221,17 @@ describe('programs served', () => {
     );
     expect(again.status).toBe(304);
     expect((await fetch(`${gw.url}/programs/nowhere/config.json`)).status).toBe(404);
+  });
+
+  it('When a study without opcode is joined, then its page makes a default token, as its phones may make their own', async () => {
+    await save('survey', { version: 1, intro: { program_or_study: 'study' } });
+    const page = await waitFor(async () => {
+      const res = await fetch(`${gw.url}/join/survey`);
+      return res.status === 200 ? res.text() : undefined;
+    });
+    const token = /id="token">([^<]+)</.exec(page)?.[1] ?? '';
+    expect(token).toMatch(/^nrelop_survey_default_[A-Za-z0-9]{32}$/);
+    await registered(token);
   });
 });
 

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { parseLabelGet, parseLabelOf, parseLabelUpdate } from '../domain/parse-custom-label-request.js';
 import type { GatewayState } from '../gateway-state.js';
 import { CUSTOM_LABEL_KEYS, type CustomLabelKey, type CustomLabelStore } from './stores.js';
-import { identifyUser, type IdentifyDeps } from './identify-user.js';
+import { identifyUser, identifyWriter, type IdentifyDeps } from './identify-user.js';
 
 export { MAX_GET_KEYS, MAX_LABEL_CHARS } from '../domain/parse-custom-label-request.js';
 
@@ -28,19 +28,19 @@ export function customLabelRoutes(deps: IdentifyDeps & { labels: CustomLabelStor
   });
 
   router.post('/customlabel/insert', async (ctx) => {
-    const user = await identifyUser(ctx, deps);
+    const { user } = await identifyWriter(ctx, deps);
     const { key, label } = parseLabelOf(ctx.request.body, 'inserted_label', KEYS);
     ctx.body = { label: await deps.labels.insert(user.uuid, key, label) };
   });
 
   router.post('/customlabel/update', async (ctx) => {
-    const user = await identifyUser(ctx, deps);
+    const { user } = await identifyWriter(ctx, deps);
     const { key, ...change } = parseLabelUpdate(ctx.request.body, KEYS);
     ctx.body = { label: await deps.labels.update(user.uuid, key, change) };
   });
 
   router.post('/customlabel/delete', async (ctx) => {
-    const user = await identifyUser(ctx, deps);
+    const { user } = await identifyWriter(ctx, deps);
     const { key, label } = parseLabelOf(ctx.request.body, 'deleted_label', KEYS);
     ctx.body = { label: await deps.labels.remove(user.uuid, key, label) };
   });

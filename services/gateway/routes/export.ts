@@ -27,18 +27,29 @@ const FORMAT_LIST = Object.keys(EXPORT_FORMATS).join(', ');
  * Cassandra is read). Formats: ndjson (raw entries), geojson, gpx, trips-csv, sections-csv (composite trips).
  */
 /**
- * A client that stops reading keeps its export's slot, and the Cassandra reads behind it, for as long as it stalls:
- * once the socket has carried nothing for `idleMs`, it is closed, which ends the body and frees the slot. The
- * socket's timeout is undone when the answer ends, for whatever the kept-alive connection carries next.
+ * A client that stops reading keeps its export's slot, and the Cassandra reads behind it, for as long as it stalls.
+ * A stall is the answer waiting on the client (its buffer full, nothing more taken by the socket) for `idleMs`; a
+ * slow read on the server's side leaves the buffer empty and is not one. The connection is then closed, which ends
+ * the body and frees the slot. The socket's own timeout is left alone: Node uses it for the kept-alive connection
+ * once the answer ends.
  */
 function closeWhenStalled(socket: Socket, res: ServerResponse, idleMs: number): void {
-  const stalled = () => socket.destroy();
-  socket.setTimeout(idleMs);
-  socket.once('timeout', stalled);
-  res.once('close', () => {
-    socket.off('timeout', stalled);
-    socket.setTimeout(0);
-  });
+  let written = socket.bytesWritten;
+  let waitingSince = Date.now();
+  const check = setInterval(
+    () => {
+      const now = Date.now();
+      if (!res.writableNeedDrain || socket.bytesWritten !== written) {
+        written = socket.bytesWritten;
+        waitingSince = now;
+      } else if (now - waitingSince >= idleMs) {
+        socket.destroy();
+      }
+    },
+    Math.max(50, Math.floor(idleMs / 4)),
+  );
+  check.unref();
+  res.once('close', () => clearInterval(check));
 }
 
 export function exportRoutes(deps: ExportDeps): Router<GatewayState> {

@@ -1,6 +1,6 @@
 import type { ParameterizedContext } from 'koa';
 import { isLoopbackHost, type Config } from '../../../shared/config/index.js';
-import { ForbiddenError } from '../../../shared/errors/index.js';
+import { ForbiddenError, ProgramClosedError } from '../../../shared/errors/index.js';
 import { admitCaller } from '../auth/admit-caller.js';
 import type { TokenChecks } from '../auth/resolve-token.js';
 import type { ProgramGate, ProgramMember } from './stores.js';
@@ -34,6 +34,21 @@ export async function identifyMember(
   if (!user) throw new ForbiddenError('token is valid, but no account found for user');
   ctx.state.userUuid = user.uuid;
   return { user, member: caller.member };
+}
+
+/**
+ * identifyMember for a call that writes: a closed program keeps what it holds and takes nothing new (puts, labels,
+ * profile changes); the phone keeps its data and is told why. Reads, exports and deletion stay open to the end.
+ */
+export async function identifyWriter(
+  ctx: ParameterizedContext<GatewayState>,
+  deps: IdentifyDeps,
+): Promise<{ user: User; member?: ProgramMember | undefined }> {
+  const identified = await identifyMember(ctx, deps);
+  const { member } = identified;
+  if (member?.closed !== undefined)
+    throw new ProgramClosedError(member.closed, { details: { program: member.program } });
+  return identified;
 }
 
 /**

@@ -44,15 +44,15 @@ export function joinRoutes(deps: { programs: ProgramGate; joinTokens: JoinTokens
       ctx.body = page(String(name), `<p>${html(config.itinera.closed_message ?? 'This program has ended.')}</p>`);
       return;
     }
-    if (config.opcode?.autogen !== true) {
+    if (!deps.joinTokens.selfMade(config)) {
       ctx.body = page(
         String(name),
         '<p>This program admits participants by invitation. Ask the study team for your invitation code or QR code.</p>',
       );
       return;
     }
-    const suspended = new Set(config.opcode.suspended_subgroups ?? []);
-    const open = (config.opcode.subgroups ?? ['default']).filter((s) => !suspended.has(s));
+    const suspended = new Set(config.opcode?.suspended_subgroups ?? []);
+    const open = (config.opcode?.subgroups ?? ['default']).filter((s) => !suspended.has(s));
     const asked = typeof ctx.query['sub_group'] === 'string' ? ctx.query['sub_group'] : undefined;
     const subgroup = asked !== undefined && open.includes(asked) ? asked : open.length === 1 ? open[0] : undefined;
     if (subgroup === undefined) {
@@ -67,7 +67,7 @@ export function joinRoutes(deps: { programs: ProgramGate; joinTokens: JoinTokens
       );
       return;
     }
-    const joined = await deps.joinTokens(program, subgroup, ctx.query['tester'] === 'true');
+    const joined = await deps.joinTokens.make(program, subgroup, ctx.query['tester'] === 'true');
     const emission = `emission://login_token?token=${encodeURIComponent(joined.token)}`;
     const openpath = `nrelopenpath://login_token?token=${encodeURIComponent(joined.token)}`;
     ctx.body = page(

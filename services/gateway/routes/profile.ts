@@ -6,7 +6,7 @@ import { parseProfileUpdate } from '../domain/parse-profile-update.js';
 import { bodyOf } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
 import type { AccountDeletion, PipelineStateReader, ProfileStore } from './stores.js';
-import { bsonUuid, identifyUser, requireRealAuth, type IdentifyDeps } from './identify-user.js';
+import { bsonUuid, identifyUser, identifyWriter, requireRealAuth, type IdentifyDeps } from './identify-user.js';
 import type { RateLimits } from '../rate-limits.js';
 import type { WebLog } from '../web-log.js';
 
@@ -68,7 +68,7 @@ export function profileRoutes(
   });
 
   router.post('/profile/update', async (ctx) => {
-    const user = await identifyUser(ctx, deps);
+    const { user } = await identifyWriter(ctx, deps);
     await deps.profiles.update(user.uuid, parseProfileUpdate(bodyOf(ctx.request.body)));
     ctx.body = { update: true };
   });

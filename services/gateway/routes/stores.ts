@@ -8,16 +8,18 @@ import type { StoredCompositeText } from '../domain/derived-entries.js';
 import type { LabelTripFact } from '../domain/label-metrics.js';
 import type { SectionFact } from '../domain/metrics-summary.js';
 import type { ProgramDirectory } from '../../programs/program-directory.js';
+import type { DeploymentConfig } from '../../programs/domain/deployment-config.js';
 
 export type { ProgramMember } from '../../programs/domain/admit-token.js';
 export type { CohortFilter, ProgramCohorts } from '../../programs/program-cohorts.js';
 
-/** A new token of a program and subgroup (a tester's when `tester`), with its QR code: what a join page shows. */
-export type JoinTokens = (
-  program: string,
-  subgroup: string,
-  tester: boolean,
-) => Promise<{ token: string; qrSvg: string }>;
+/** How a join page hands out tokens. */
+export interface JoinTokens {
+  /** Whether the program lets phones make their own tokens; otherwise it admits only issued ones. */
+  selfMade(config: DeploymentConfig): boolean;
+  /** A new token of a program and subgroup (a tester's when `tester`), with its QR code: what a join page shows. */
+  make(program: string, subgroup: string, tester: boolean): Promise<{ token: string; qrSvg: string }>;
+}
 
 /** The programs the deployment serves: which one a token belongs to, what a put answers, their configurations. */
 export type ProgramGate = ProgramDirectory;

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import type { RecordMetadata } from 'kafkajs';
-import { PayloadTooLargeError, ProgramClosedError, ValidationError } from '../../../shared/errors/index.js';
+import { PayloadTooLargeError, ValidationError } from '../../../shared/errors/index.js';
 import type { UsercacheRecord } from '../../../shared/events/index.js';
 import {
   acceptPutEntries,
@@ -18,7 +18,7 @@ import type { DocumentReader } from './stores.js';
 import type { WebLog } from '../web-log.js';
 import { loggableToken } from '../auth/resolve-token.js';
 import { logLines } from '../../../shared/logger/index.js';
-import { identifyMember, identifyUser, type IdentifyDeps } from './identify-user.js';
+import { identifyUser, identifyWriter, type IdentifyDeps } from './identify-user.js';
 
 export interface UsercacheDeps extends IdentifyDeps {
   publisher: UsercachePublisher;
@@ -88,10 +88,7 @@ export function usercacheRoutes(deps: UsercacheDeps): Router<GatewayState> {
 
   /** Stores a put's entries; the answer's body: `{}`, or the program's configuration when the phone's is outdated. */
   async function put(source: PutSource, ctx: ParameterizedContext<GatewayState>): Promise<Record<string, unknown>> {
-    const { user, member } = await identifyMember(ctx, deps);
-    // A closed program keeps what it holds and takes nothing new; the phone keeps its entries and is told why.
-    if (member?.closed !== undefined)
-      throw new ProgramClosedError(member.closed, { details: { program: member.program } });
+    const { user, member } = await identifyWriter(ctx, deps);
     if (member?.suspended) {
       // As e-mission does: the phone is answered as usual (so it stops retrying and clears its cache) and nothing
       // is kept. The operator sees the count in itinera_gateway_entries_ignored_total.
