@@ -10,7 +10,7 @@ import {
   createTripLabelCountsTable,
   type SectionFact,
 } from '../../../shared/tables/index.js';
-import type { PlaceAnchor } from '../domain/cleaning/clean-trip.js';
+import type { PlaceAnchor } from '../domain/cleaning/cleaned-trip.js';
 import { isLabeled, isTripComposite } from '../domain/diary/composite-trip.js';
 import { tripLabelFacts } from '../domain/diary/trip-label-facts.js';
 import { tripLocalDate } from '../domain/diary/trip-geojson.js';

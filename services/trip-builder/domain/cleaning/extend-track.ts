@@ -1,5 +1,5 @@
 import type { LonLat } from '../geo.js';
-import type { CleanedSection } from './clean-trip.js';
+import type { CleanedSection } from './cleaned-trip.js';
 
 /** A step added to a section's track: how far it goes and how fast. */
 export interface Step {

@@ -2,7 +2,7 @@ import { MotionType } from '../../../../shared/events/emission-enums.js';
 import { haversine, median, percentile } from '../geo.js';
 import { BICYCLING_SPEED_MAX_MS, WALKING_SPEED_MAX_MS } from '../sections/flip-flop.js';
 import { isFoot } from '../sections/motion-changes.js';
-import type { PlaceAnchor } from './clean-trip.js';
+import type { PlaceAnchor } from './cleaned-trip.js';
 import type { Fix } from './resample.js';
 
 /** When extrapolating a trip's start back to its place, never claim more than this much (s) of the stay. */

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { MotionType } from '../../../../shared/events/emission-enums.js';
 import { fixAt, northOf } from '../fixtures/fixes.js';
 import type { LocationPoint } from '../observations.js';
-import { type CleanedSection, stopBetween } from './clean-trip.js';
+import { stopBetween } from './clean-trip.js';
+import type { CleanedSection } from './cleaned-trip.js';
 import { squishStops } from './squish-stops.js';
 
 /** A section of `n` points 30 s apart from `ts`, `step` m apart northward from `from` m. */

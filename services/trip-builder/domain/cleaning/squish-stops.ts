@@ -1,6 +1,6 @@
 import type { LocationPoint } from '../observations.js';
 import { STOP_RADIUS_M } from '../sections/segment-sections.js';
-import type { CleanedSection, CleanedStop } from './clean-trip.js';
+import type { CleanedSection, CleanedStop } from './cleaned-trip.js';
 import { extendEnd, extendStart, type Step } from './extend-track.js';
 
 /**

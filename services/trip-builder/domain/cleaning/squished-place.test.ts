@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MotionType } from '../../../../shared/events/emission-enums.js';
 import { northOf } from '../fixtures/fixes.js';
-import type { CleanedSection } from './clean-trip.js';
+import type { CleanedSection } from './cleaned-trip.js';
 import { startAtDiaryPlace } from './squished-place.js';
 
 /** A walk of three points 30 s and 40 m apart, from 1000 s at 0 m. */

@@ -1,5 +1,5 @@
 import { haversine, type LonLat } from '../geo.js';
-import type { CleanedSection } from './clean-trip.js';
+import type { CleanedSection } from './cleaned-trip.js';
 import { extendStart } from './extend-track.js';
 
 /** A trip starting farther than this (m) from the diary's place keeps its own start (e-mission abandons the fix). */

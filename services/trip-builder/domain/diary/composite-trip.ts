@@ -1,6 +1,6 @@
 import { isoLocal, localDate } from '../../../../shared/time/local-time.js';
 import type { ElementLabels } from '../labels/index.js';
-import type { CleanedSection } from '../cleaning/clean-trip.js';
+import type { CleanedSection } from '../cleaning/cleaned-trip.js';
 import { predictedModeOf, predictedModeValue } from '../modes/section-modes.js';
 import type { BuiltTrip } from '../timeline/build-trips.js';
 import { objectId } from '../../../../shared/ids/object-id.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MotionType } from '../../../../shared/events/emission-enums.js';
-import type { CleanedSection } from '../cleaning/clean-trip.js';
+import type { CleanedSection } from '../cleaning/cleaned-trip.js';
 import type { BuiltTrip } from '../timeline/build-trips.js';
 import { busStop, route } from './fake-stops.js';
 import { predictedModeOf, withPredictedModes } from './section-modes.js';

@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import type { CleanedSection } from '../cleaning/clean-trip.js';
+import type { CleanedSection } from '../cleaning/cleaned-trip.js';
 import { median } from '../geo.js';
 import type { BuiltTrip } from '../timeline/build-trips.js';
 import { motionTypeName, type PredictedModeName, PredictedModeType } from './predicted-modes.js';

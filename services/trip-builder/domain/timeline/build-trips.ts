@@ -1,14 +1,7 @@
 import { haversine, type LonLat } from '../geo.js';
 import type { LocationPoint, Observations } from '../observations.js';
-import {
-  type CleanedSection,
-  type CleanedStop,
-  cleanTrip,
-  type Movement,
-  MIN_TRIP_DISTANCE_M,
-  type PendingUntracked,
-  type PlaceAnchor,
-} from '../cleaning/clean-trip.js';
+import { cleanTrip, MIN_TRIP_DISTANCE_M } from '../cleaning/clean-trip.js';
+import type { CleanedSection, CleanedStop, Movement, PendingUntracked, PlaceAnchor } from '../cleaning/cleaned-trip.js';
 import { startAtDiaryPlace } from '../cleaning/squished-place.js';
 import { ANDROID_EVIDENCE, IOS_EVIDENCE } from '../sections/motion-changes.js';
 import { segmentSections, TRANSITIONS_AFTER_TRIP_S } from '../sections/segment-sections.js';

@@ -1,4 +1,4 @@
-import type { PlaceAnchor } from '../cleaning/clean-trip.js';
+import type { PlaceAnchor } from '../cleaning/cleaned-trip.js';
 import type { ResumePoint } from './build-trips.js';
 
 /** What the builder remembers of a stored trip to plan a rebuild. */
