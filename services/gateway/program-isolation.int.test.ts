@@ -36,6 +36,8 @@ beforeAll(async () => {
   env = await createTestEnv({
     WEBSERVER_AGGREGATE_MIN_USERS: '2',
     WEBSERVER_AGGREGATE_CALL_AUTH: 'user_only',
+    // Accounts made today, trips of 2016: the history rule (metrics-differencing.int.test.ts) would count none.
+    WEBSERVER_AGGREGATE_MIN_HISTORY_DAYS: '0',
     WEBSERVER_PROGRAM_REFRESH_S: '0.2',
   });
   const programs = createProgramManager(createProgramConfigsTable(env.cql));

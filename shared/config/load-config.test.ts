@@ -36,6 +36,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ env: { WEBSERVER_PORT: '8088' }, confDir: dir }).webserver.port).toBe(8088);
   });
 
+  it('When nothing sets aggregate_min_history_days, then aggregates count accounts of 14 days; 0 turns the rule off, a negative number is refused', () => {
+    const dir = confDir({});
+    expect(loadConfig({ env: {}, confDir: dir }).webserver.aggregateMinHistoryDays).toBe(14);
+    const off = { WEBSERVER_AGGREGATE_MIN_HISTORY_DAYS: '0' };
+    expect(loadConfig({ env: off, confDir: dir }).webserver.aggregateMinHistoryDays).toBe(0);
+    const negative = { WEBSERVER_AGGREGATE_MIN_HISTORY_DAYS: '-1' };
+    expect(() => loadConfig({ env: negative, confDir: dir })).toThrow(/WEBSERVER_AGGREGATE_MIN_HISTORY_DAYS/);
+  });
+
   it('When nothing names a replication factor, then the keyspace has one replica; conf/ or CASSANDRA_REPLICATION_FACTOR raise it', () => {
     expect(loadConfig({ env: {}, confDir: confDir({}) }).cassandra.replicationFactor).toBe(1);
     const dir = confDir({ 'storage/servers.conf': { cassandra: { replication_factor: 3 } } });

@@ -55,6 +55,13 @@ export interface Config {
      * never tells one person's travel. @defaultValue 5
      */
     readonly aggregateMinUsers: number;
+    /**
+     * Days an account must have existed (by the server's clock) before a trip of its counts in an aggregate, so
+     * that accounts made for the purpose cannot difference one participant out of a bin (gateway
+     * domain/metrics-history.ts). 0 turns the rule off; it never applies where `aggregateMinUsers` is 1.
+     * @defaultValue 14
+     */
+    readonly aggregateMinHistoryDays: number;
     /** Section rows one metrics scan (a user's, or the aggregate) may read; beyond, the call is a 400. @defaultValue 500 000 */
     readonly metricsMaxSections: number;
     /**
@@ -380,6 +387,7 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
         'never',
       ] as const),
       aggregateMinUsers: asPositiveInteger(...webKey('aggregate_min_users', 5)),
+      aggregateMinHistoryDays: asNonNegative(...webKey('aggregate_min_history_days', 14)),
       metricsMaxSections: asPositiveInteger(...webKey('metrics_max_sections', 500_000)),
       findEntriesMax: asPositiveInteger(...webKey('find_entries_max', 100_000)),
       findEntriesMaxBytes: asPositive(...webKey('find_entries_max_mb', 64)) * 1024 * 1024,

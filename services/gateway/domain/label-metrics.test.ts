@@ -11,6 +11,7 @@ import {
 const trip = (userId: string, localDate: string, labels: Partial<LabelTripFact> = {}): LabelTripFact => ({
   userId,
   localDate,
+  startTs: Date.parse(localDate) / 1000,
   modeConfirm: 'UNLABELED',
   purposeConfirm: 'UNLABELED',
   replacedModeConfirm: 'UNLABELED',

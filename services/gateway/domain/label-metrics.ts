@@ -7,11 +7,15 @@ import { passesK, rememberUser } from './metrics-summary.js';
  * builder keeps (shared/tables/label-trip-metrics.ts) instead of from every composite trip.
  */
 
-/** One confirmed trip with its dimension values resolved: a row of the label metrics the trip builder keeps. */
+/**
+ * One confirmed trip with its dimension values resolved: a row of the label metrics the trip builder keeps. Its
+ * start time decides whether its account is old enough to count (metrics-history).
+ */
 export type LabelTripFact = Pick<
   StoredLabelTripFact,
   | 'userId'
   | 'localDate'
+  | 'startTs'
   | 'modeConfirm'
   | 'purposeConfirm'
   | 'replacedModeConfirm'

@@ -1,8 +1,16 @@
 import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
+import { LRUCache } from 'lru-cache';
 import type { AggregateCallAuth } from '../../../shared/config/index.js';
 import { ForbiddenError, NotFoundError } from '../../../shared/errors/index.js';
 import { createLabelMetricsAccumulator } from '../domain/label-metrics.js';
+import {
+  type AccountRow,
+  aggregateCallAuthInForce,
+  createHistoryGate,
+  type HistoryGate,
+  historyDaysInForce,
+} from '../domain/metrics-history.js';
 import { createMetricsAccumulator, type ModeSummary } from '../domain/metrics-summary.js';
 import {
   type LabelMetricsQuery,
@@ -22,6 +30,8 @@ export interface MetricsLimits {
   aggregateCallAuth: AggregateCallAuth;
   /** k: an aggregate value computed from fewer distinct users is withheld. */
   aggregateMinUsers: number;
+  /** Days an account must have existed before its trips count in an aggregate (domain/metrics-history). */
+  aggregateMinHistoryDays: number;
   /** Section rows one scan (the user's, or the aggregate) may read. */
   metricsMaxSections: number;
 }
@@ -60,10 +70,13 @@ async function cohortOf(deps: MetricsDeps, caller: Caller): Promise<CohortFilter
  * `/result/metrics/yyyy_mm_dd` (the current app's group cards): the aggregate over all users' confirmed trips by
  * label and trip-local day, from the per-trip rows the trip builder keeps in the label metrics table (one partition
  * per day, same bounds), in the answer form the request's `metric_list` shape asks for (domain/label-metrics).
- * Bodies are parsed in domain/parse-metrics-query.ts.
+ * Bodies are parsed in domain/parse-metrics-query.ts. Aggregates count only accounts old enough to have been made
+ * for no attack, and none are served where tokens are e-mails off loopback (domain/metrics-history.ts).
  */
 export function metricsRoutes(deps: MetricsDeps): Router<GatewayState> {
   const router = new Router<GatewayState>();
+  const callAuth = aggregateCallAuthInForce(deps.auth.auth, deps.auth.host, deps.limits.aggregateCallAuth);
+  const accounts = accountAges(deps);
   router.post('/result/metrics/:timeType', async (ctx) => {
     const timeType = ctx.params['timeType'] ?? '';
     if (timeType !== 'timestamp' && timeType !== 'local_date' && timeType !== 'yyyy_mm_dd')
@@ -74,15 +87,15 @@ export function metricsRoutes(deps: MetricsDeps): Router<GatewayState> {
       // The answer is the aggregate over all users whoever asks (e-mission's server never uses the user here), so
       // it is always an aggregate call: `aggregate_call_auth` decides, with or without `aggregate: true`, and
       // first, as e-mission does: where aggregates are off the route does not exist, whatever the body says.
-      const caller = await authorizeAggregate(ctx, deps, b);
+      const caller = await authorizeAggregate(ctx, deps, callAuth, b);
       await requirePublicAggregates(deps, caller);
-      ctx.body = await labelMetrics(deps, parseLabelMetricsQuery(b), await cohortOf(deps, caller));
+      ctx.body = await labelMetrics(deps, accounts, parseLabelMetricsQuery(b), await cohortOf(deps, caller));
       return;
     }
     const query = parseSectionMetricsQuery(timeType, b);
     // Validation first, then who may see what: a malformed call is a 400 whoever sends it.
     const caller: Caller = call.aggregateCall
-      ? await authorizeAggregate(ctx, deps, b)
+      ? await authorizeAggregate(ctx, deps, callAuth, b)
       : await identifyMember(ctx, deps);
     // A user's own call may ask for the aggregate alongside (the classic app does). Where aggregates are off, it
     // gets its own metrics without them (e-mission would leak them here); the app shows "Unknown" for the
@@ -90,9 +103,9 @@ export function metricsRoutes(deps: MetricsDeps): Router<GatewayState> {
     if (call.aggregateCall) await requirePublicAggregates(deps, caller);
     const aggregate =
       call.returnAggregate !== false &&
-      (call.aggregateCall || deps.limits.aggregateCallAuth !== 'never') &&
+      (call.aggregateCall || callAuth !== 'never') &&
       (await aggregatesShown(deps, caller));
-    ctx.body = await sectionMetrics(deps, query, {
+    ctx.body = await sectionMetrics(deps, accounts, query, {
       userId: caller.user?.uuid,
       aggregate,
       cohort: aggregate ? await cohortOf(deps, caller) : undefined,
@@ -118,17 +131,18 @@ async function requirePublicAggregates(deps: MetricsDeps, caller: Caller): Promi
 }
 
 /**
- * e-mission's `get_user_or_aggregate_auth`: an aggregate call is checked against `aggregate_call_auth`.
- * `no_auth` lets anyone in; `user_only` wants the token of a registered user (403, as e-mission); `never` answers
- * 404 "not supported", as e-mission does, and not 403: the phone app takes a 403 for "unknown user" and would
- * send its user back to registration.
+ * e-mission's `get_user_or_aggregate_auth`: an aggregate call is checked against `aggregate_call_auth` (as it
+ * applies: `never` for auth `skip` off loopback, domain/metrics-history). `no_auth` lets anyone in; `user_only`
+ * wants the token of a registered user (403, as e-mission); `never` answers 404 "not supported", as e-mission
+ * does, and not 403: the phone app takes a 403 for "unknown user" and would send its user back to registration.
  */
 async function authorizeAggregate(
   ctx: ParameterizedContext<GatewayState>,
   deps: MetricsDeps,
+  callAuth: AggregateCallAuth,
   b: Body,
 ): Promise<Caller> {
-  switch (deps.limits.aggregateCallAuth) {
+  switch (callAuth) {
     case 'no_auth':
       return b['user'] !== undefined ? identifyMember(ctx, deps) : {};
     case 'user_only':
@@ -140,9 +154,42 @@ async function authorizeAggregate(
   }
 }
 
+/** When each account was created (epoch seconds), undefined for one that is gone. */
+type AccountAges = (userId: string) => Promise<number | undefined>;
+
+/**
+ * Account creation times, remembered: they never change, so an aggregate over the same people reads each once per
+ * `userCacheTtlMs` (bounded like the token cache), and a deleted account stops counting within that time.
+ */
+function accountAges(deps: MetricsDeps): AccountAges {
+  const created = new LRUCache<string, { s: number | undefined }>({
+    max: deps.auth.userCacheEntries,
+    ttl: deps.auth.userCacheTtlMs,
+  });
+  return async (userId) => {
+    const hit = created.get(userId);
+    if (hit) return hit.s;
+    const user = await deps.users.findByUuid(userId);
+    const s = user ? user.createTs.getTime() / 1000 : undefined;
+    created.set(userId, { s });
+    return s;
+  };
+}
+
+/** The history rule of domain/metrics-history in front of an aggregate's sums. */
+function historyGate<T extends AccountRow>(
+  deps: MetricsDeps,
+  accounts: AccountAges,
+  minUsers: number,
+  add: (row: T) => void,
+): HistoryGate<T> {
+  return createHistoryGate(historyDaysInForce(minUsers, deps.limits.aggregateMinHistoryDays), accounts, add);
+}
+
 /** The user's own metrics over exactly the asked range, and/or the aggregate over whole bins, every one of them. */
 async function sectionMetrics(
   deps: MetricsDeps,
+  accounts: AccountAges,
   query: SectionMetricsQuery,
   { userId, aggregate, cohort }: { userId: string | undefined; aggregate: boolean; cohort: CohortFilter | undefined },
 ) {
@@ -153,6 +200,8 @@ async function sectionMetrics(
       ...(userId === null && query.aggregateRange ? { span: query.aggregateRange } : {}),
     });
     const keep = query.keep;
+    // Only the aggregate asks whose account may count; a user's own metrics are theirs however new the account.
+    const gate = historyGate(deps, accounts, userId === null ? minUsers : 1, acc.add);
     await deps.diary.scanSections(
       userId,
       range.startTs,
@@ -160,10 +209,11 @@ async function sectionMetrics(
       (s) => {
         // The aggregate counts the caller's program only; the user's own scan holds only the user.
         if (userId === null && cohort && !cohort(s.userId)) return;
-        if (!keep || keep(s)) acc.add(s);
+        if (!keep || keep(s)) gate.offer(s);
       },
       { maxSections: deps.limits.metricsMaxSections },
     );
+    await gate.drain();
     return query.metrics.map((m) => acc.summaries(m));
   };
   const userMetrics = userId !== undefined ? await compute(userId, 1) : undefined;
@@ -176,13 +226,18 @@ async function sectionMetrics(
 }
 
 /** The labelled trips of the asked days, aggregated over all users, in the form the request asked for. */
-async function labelMetrics(deps: MetricsDeps, query: LabelMetricsQuery, cohort: CohortFilter | undefined) {
-  const acc = createLabelMetricsAccumulator(query.metricList, {
-    minUsers: deps.limits.aggregateMinUsers,
-    footprint: query.footprint,
-  });
-  await deps.diary.scanLabelTrips(query.localDates, (t) => (!cohort || cohort(t.userId) ? acc.add(t) : undefined), {
+async function labelMetrics(
+  deps: MetricsDeps,
+  accounts: AccountAges,
+  query: LabelMetricsQuery,
+  cohort: CohortFilter | undefined,
+) {
+  const minUsers = deps.limits.aggregateMinUsers;
+  const acc = createLabelMetricsAccumulator(query.metricList, { minUsers, footprint: query.footprint });
+  const gate = historyGate(deps, accounts, minUsers, acc.add);
+  await deps.diary.scanLabelTrips(query.localDates, (t) => (!cohort || cohort(t.userId) ? gate.offer(t) : undefined), {
     maxSections: deps.limits.metricsMaxSections,
   });
+  await gate.drain();
   return query.form === 'by_metric' ? acc.byMetric() : acc.days();
 }
