@@ -67,7 +67,8 @@ const HELP = `itinera <command> [options]   (operator commands; exit 0 on succes
     [--note <text>]                 inlines the label options so phones need nothing from elsewhere
   program update <name> <file>      save a new version: "version" must be above the current one; phones get it
     [--label-options <file>]        in the answer to their next put (gateways read changes every
-    [--note <text>]                 webserver program_refresh_s, 5 s)
+    [--note <text>]                 webserver program_refresh_s, 5 s). A version that would lock participants out
+    [--force]                       (a subgroup they are in removed, autogen turned off) is refused unless --force
   program show <name>               the current configuration, as phones get it
   program list | history <name>     every program's current version, or one program's versions and who saved them
   program archive <name> --out DIR  close the program, export its participants' raw entries and trips over all
@@ -106,6 +107,7 @@ async function main(argv: string[]): Promise<number> {
       merge: { type: 'boolean' },
       'label-options': { type: 'string' },
       note: { type: 'string' },
+      force: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -172,7 +174,14 @@ async function main(argv: string[]): Promise<number> {
         const out = values.out ?? fail('program archive needs --out DIR');
         return withSession((s) => archiveProgram(s, program, out, values.yes === true));
       }
-      const args = { action, program: name, file, labelOptions: values['label-options'], note: values.note };
+      const args = {
+        action,
+        program: name,
+        file,
+        labelOptions: values['label-options'],
+        note: values.note,
+        force: values.force === true,
+      };
       return withSession((s) => program(s, args));
     }
     case 'labels': {

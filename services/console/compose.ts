@@ -24,6 +24,7 @@ import { admitToken } from '../programs/domain/admit-token.js';
 import type { DeploymentConfig } from '../programs/domain/deployment-config.js';
 import { cohortOf } from '../programs/domain/opcode.js';
 import { createProgramManager } from '../programs/manage-programs.js';
+import { createProgramParticipants } from '../programs/program-participants.js';
 import { createParticipantTokens, newToken } from '../programs/participant-tokens.js';
 import { composeTripBuilderStores } from '../trip-builder/compose.js';
 import { createDiaryPublisher } from '../trip-builder/diary-publisher.js';
@@ -86,7 +87,10 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
   const labelCounts = createTripLabelCountsTable(cql);
   const profiles = createCassandraProfileStore(cql);
   const tokensTable = createConsoleTokensTable(cql);
-  const programManager = createProgramManager(createProgramConfigsTable(cql));
+  const listed = new Set(config.webserver.tokenList);
+  const programManager = createProgramManager(createProgramConfigsTable(cql), {
+    participants: createProgramParticipants(users, async (t) => listed.has(t) || (await tokensTable.isIssued(t))),
+  });
   const programOf = (token: string) => cohortOf(token).program;
 
   // The dead-letter list names each letter's participant by token (the index); the index counts each participant's

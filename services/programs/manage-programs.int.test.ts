@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors/index.js';
-import { createProgramConfigsTable, createUsersTable } from '../../shared/tables/index.js';
+import { createConsoleTokensTable, createProgramConfigsTable, createUsersTable } from '../../shared/tables/index.js';
 import { seedLocations } from '../../test/helpers/reads.js';
 import { runCli } from '../../test/helpers/pipeline.js';
 import { createTestEnv, type TestEnv } from '../../test/helpers/test-env.js';
 import { createProgramManager, type ProgramManager } from './manage-programs.js';
+import { createProgramParticipants } from './program-participants.js';
 
 let env: TestEnv;
 let programs: ProgramManager;
@@ -66,6 +67,74 @@ describe("a program's configuration, kept as versions", () => {
       by,
     });
     expect(JSON.parse((await programs.show('inlined')).document).label_options).toEqual(labels);
+  });
+});
+
+describe('a version that would lock participants out', () => {
+  it('When an update removes a subgroup participants are in or stops self-made tokens, then it is refused naming them, unless forced', async () => {
+    const users = createUsersTable(env.cql, { cacheEntries: 1 });
+    const issuedTokens = createConsoleTokensTable(env.cql, { notIssuedTtlMs: 0 });
+    const manager = createProgramManager(createProgramConfigsTable(env.cql), {
+      participants: createProgramParticipants(users, (token) => issuedTokens.isIssued(token)),
+    });
+    const opcode = (version: number, opcode: object) => JSON.stringify({ version, opcode });
+    await manager.create({
+      program: 'locks',
+      document: opcode(1, { autogen: true, subgroups: ['city', 'campus'] }),
+      by,
+    });
+    for (const token of ['nrelop_locks_city_x1', 'nrelop_locks_city_x2', 'nrelop_locks_campus_y1'])
+      await users.register(token);
+    await issuedTokens.issue(['nrelop_locks_campus_y1'], 'locks', 'campus', by);
+
+    const withoutCity = manager.update({
+      program: 'locks',
+      document: opcode(2, { autogen: true, subgroups: ['campus'] }),
+      by,
+    });
+    await expect(withoutCity).rejects.toThrow(ConflictError);
+    await expect(withoutCity).rejects.toThrow(/2 participants of subgroup "city"/);
+    const issuedOnly = manager.update({
+      program: 'locks',
+      document: opcode(2, { autogen: false, subgroups: ['city', 'campus'] }),
+      by,
+    });
+    await expect(issuedOnly).rejects.toThrow(/2 participants whose phones made their tokens/);
+    expect(await manager.history('locks')).toHaveLength(1);
+
+    // Suspending is the way that keeps the phones; a forced version is saved as asked.
+    const suspend = { autogen: true, subgroups: ['city', 'campus'], suspended_subgroups: ['city'] };
+    await manager.update({ program: 'locks', document: opcode(2, suspend), by });
+    await manager.update({
+      program: 'locks',
+      document: opcode(3, { autogen: true, subgroups: ['campus'] }),
+      by,
+      force: true,
+    });
+    expect(JSON.parse((await manager.show('locks')).document).opcode.subgroups).toEqual(['campus']);
+
+    // Where participants cannot be counted, a version that could lock anyone out needs forcing.
+    const uncounted = createProgramManager(createProgramConfigsTable(env.cql));
+    await expect(uncounted.update({ program: 'locks', document: opcode(4, { autogen: false }), by })).rejects.toThrow(
+      /could not be counted/,
+    );
+  });
+
+  it('When the CLI updates a program so that participants are locked out, then it exits 1 saying who; --force saves it', async () => {
+    await programs.create({
+      program: 'cli-locks',
+      document: JSON.stringify({ version: 1, opcode: { autogen: true } }),
+      by,
+    });
+    await createUsersTable(env.cql, { cacheEntries: 1 }).register('nrelop_cli-locks_default_z1');
+    const dir = mkdtempSync(join(tmpdir(), 'itinera-program-'));
+    writeFileSync(join(dir, 'v2.json'), JSON.stringify({ version: 2, opcode: { autogen: false } }));
+    const refused = await runCli(env, ['program', 'update', 'cli-locks', join(dir, 'v2.json')]).catch((e) => e);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/would lock out 1 participant whose phones made their tokens/);
+    expect(await runCli(env, ['program', 'update', 'cli-locks', join(dir, 'v2.json'), '--force'])).toMatch(
+      /^saved cli-locks\tversion 2\t/,
+    );
   });
 });
 

@@ -1,7 +1,14 @@
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors/index.js';
 import type { ProgramConfigRow, ProgramConfigsTable } from '../../shared/tables/index.js';
-import { ConfigRefusal, parseDeploymentConfig, PROGRAM_NAME } from './domain/deployment-config.js';
+import {
+  ConfigRefusal,
+  parseDeploymentConfig,
+  PROGRAM_NAME,
+  type DeploymentConfig,
+} from './domain/deployment-config.js';
+import { closesSelfMadeTokens, lockoutMessage, lockoutOf, mayLockOut } from './domain/lockout.js';
 import { checkNextVersion } from './domain/next-version.js';
+import type { ProgramParticipants } from './program-participants.js';
 
 /** A new version of a program's configuration, as an operator hands it in. */
 export interface ProgramChange {
@@ -14,13 +21,18 @@ export interface ProgramChange {
   by: string;
   /** Why, for the history. */
   note?: string;
+  /** Save a version that would lock participants out of the program (see domain/lockout.ts). */
+  force?: boolean;
 }
 
 /** The operators' actions on programs, shared by `npx itinera program` and the console. */
 export interface ProgramManager {
   /** Saves the first version of a new program; a program that exists is a ConflictError. */
   create(change: ProgramChange): Promise<ProgramConfigRow>;
-  /** Saves a new version; its `version` must be above the current one (ConflictError), the program must exist. */
+  /**
+   * Saves a new version; its `version` must be above the current one (ConflictError), the program must exist. A
+   * version that would refuse participants the current one admits is a ConflictError naming them, unless forced.
+   */
   update(change: ProgramChange): Promise<ProgramConfigRow>;
   /** The newest version of every program. */
   list(): Promise<ProgramConfigRow[]>;
@@ -60,7 +72,19 @@ function documentOf(change: ProgramChange) {
   return { text, config };
 }
 
-export function createProgramManager(table: ProgramConfigsTable, now: () => Date = () => new Date()): ProgramManager {
+export interface ProgramManagerOptions {
+  /**
+   * Who is in each program, to count whom a new version would lock out. Without it, a version that could lock anyone
+   * out is refused unless forced, since nobody can be counted.
+   */
+  participants?: ProgramParticipants;
+  now?: () => Date;
+}
+
+export function createProgramManager(
+  table: ProgramConfigsTable,
+  { participants, now = () => new Date() }: ProgramManagerOptions = {},
+): ProgramManager {
   async function save(change: ProgramChange, version: number, text: string): Promise<ProgramConfigRow> {
     const row = {
       program: change.program,
@@ -82,6 +106,19 @@ export function createProgramManager(table: ProgramConfigsTable, now: () => Date
     return row;
   }
 
+  /** Refuses a version that would shut out participants the current version admits. */
+  async function checkLockout(program: string, current: DeploymentConfig, next: DeploymentConfig): Promise<void> {
+    if (!mayLockOut(current, next)) return;
+    if (!participants) throw new ConflictError(lockoutMessage(program, 'uncounted'));
+    const tokens = await participants.tokens(program);
+    const issued = closesSelfMadeTokens(current, next) ? await participants.issued(tokens) : new Set<string>();
+    const lockout = lockoutOf(current, next, tokens, issued);
+    if (lockout)
+      throw new ConflictError(lockoutMessage(program, lockout), {
+        details: { subgroups: Object.fromEntries(lockout.subgroups), selfMade: lockout.selfMade },
+      });
+  }
+
   return {
     async create(change) {
       checkName(change.program);
@@ -95,6 +132,11 @@ export function createProgramManager(table: ProgramConfigsTable, now: () => Date
       const { text, config } = documentOf(change);
       const refusal = checkNextVersion(existing.version, config.version);
       if (refusal !== undefined) throw new ConflictError(`program ${change.program}: ${refusal}`);
+      // A stored version that no longer passes the schema is not served (its phones are answered 503 and wait), so
+      // the new version cannot shut out anyone that one lets in.
+      const previous = parseDeploymentConfig(existing.document);
+      if (change.force !== true && !(previous instanceof ConfigRefusal))
+        await checkLockout(change.program, previous, config);
       return save(change, config.version, text);
     },
     list: () => table.latestOfEach(),

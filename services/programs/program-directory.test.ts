@@ -4,13 +4,14 @@ import type { ProgramConfigRow, ProgramConfigsTable } from '../../shared/tables/
 import { createProgramDirectory } from './program-directory.js';
 
 /** The table as the gateway reads it: the newest rows, or an outage when `down`. */
-function table(initial: Record<string, object>) {
+function table(initial: Record<string, object | string>) {
   const state = { docs: initial, down: false, reads: 0 };
   const rows = (): ProgramConfigRow[] =>
     Object.entries(state.docs).map(([program, doc]) => ({
       program,
-      version: (doc as { version: number }).version,
-      document: JSON.stringify(doc),
+      version: typeof doc === 'string' ? 1 : (doc as { version: number }).version,
+      // A string is stored as it is: text that is not even JSON.
+      document: typeof doc === 'string' ? doc : JSON.stringify(doc),
       changedAt: new Date(0),
       changedBy: 'operator',
       note: '',
@@ -74,11 +75,39 @@ describe('the programs a gateway serves', () => {
     expect(problems.some((p) => p.includes('not read again'))).toBe(true);
   });
 
-  it('When a stored document no longer passes the schema, then it is still served, and the problem is told', async () => {
+  it('When the first read fails, then a token that names no program is admitted as before; a program token fails as retriable', async () => {
+    const { t, state } = table({ ebike: ebike(1) });
+    state.down = true;
+    const directory = createProgramDirectory(t);
+    expect(await directory.admit('someone@example.org')).toBeUndefined();
+    expect(await directory.admit('a-token-of-the-token-list')).toBeUndefined();
+    await expect(directory.admit('nrelop_ebike_default_abc')).rejects.toThrow(DependencyUnavailableError);
+  });
+
+  it('When one stored document no longer passes the schema or is not JSON, then only its program is unavailable (retriable), the others are served, and the problem is told', async () => {
     const problems: string[] = [];
-    const { t } = table({ old: { version: 1, opcode: { subgroups: ['a_b'] } } });
+    const { t } = table({
+      ebike: ebike(1),
+      old: { version: 1, opcode: { subgroups: ['a_b'] } },
+      torn: '{"version": 1, "opco',
+    });
     const directory = createProgramDirectory(t, { onProblem: (m) => problems.push(m) });
-    expect((await directory.config('old'))?.config).toEqual({ version: 1, opcode: { subgroups: ['a_b'] } });
-    expect(problems[0]).toMatch(/program old: its stored configuration no longer passes the schema/);
+    expect(await directory.admit('nrelop_ebike_default_abc')).toMatchObject({ kind: 'member', program: 'ebike' });
+    for (const program of ['old', 'torn']) {
+      // Unavailable, not refused: a 403 would sign the phone out; a 503 has it try again later.
+      await expect(directory.admit(`nrelop_${program}_default_abc`)).rejects.toThrow(DependencyUnavailableError);
+      await expect(directory.config(program)).rejects.toThrow(/is unavailable/);
+      expect(directory.putReply(program, { deploymentConfigVersion: 0 })).toEqual({});
+    }
+    expect(await directory.admit('nrelop_other_default_abc')).toMatchObject({ kind: 'refused' });
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['program old', 'program torn']);
+  });
+
+  it('When every stored document is unreadable, then the deployment still has programs: another program is unknown', async () => {
+    const { t } = table({ old: { version: 1, opcode: { subgroups: ['a_b'] } } });
+    const directory = createProgramDirectory(t);
+    expect(await directory.servesPrograms()).toBe(true);
+    await expect(directory.admit('nrelop_old_default_abc')).rejects.toThrow(DependencyUnavailableError);
+    expect(await directory.admit('nrelop_other_default_abc')).toMatchObject({ kind: 'refused' });
   });
 });

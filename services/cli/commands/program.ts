@@ -1,8 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { AppError } from '../../../shared/errors/index.js';
-import { createProgramConfigsTable, type ProgramConfigRow } from '../../../shared/tables/index.js';
+import {
+  createConsoleTokensTable,
+  createProgramConfigsTable,
+  createUsersTable,
+  type ProgramConfigRow,
+} from '../../../shared/tables/index.js';
 import { createProgramManager } from '../../programs/manage-programs.js';
+import { createProgramParticipants } from '../../programs/program-participants.js';
 import { fail, type Session } from '../session.js';
 
 export interface ProgramArgs {
@@ -11,6 +17,8 @@ export interface ProgramArgs {
   file: string | undefined;
   labelOptions: string | undefined;
   note: string | undefined;
+  /** Save an update even if it locks participants out of the program. */
+  force?: boolean;
 }
 
 function readText(path: string, what: string): string {
@@ -27,10 +35,17 @@ function summary(row: ProgramConfigRow): string {
 
 /**
  * `itinera program create|update|show|list|history`: a program's configuration saved as a new version (phones
- * pick it up in their next put's answer), shown, listed or traced back.
+ * pick it up in their next put's answer), shown, listed or traced back. An update that would lock participants
+ * out (a subgroup they are in removed, self-made tokens no longer taken) is refused unless `--force`.
  */
 export async function program(s: Session, args: ProgramArgs): Promise<number> {
-  const manager = createProgramManager(createProgramConfigsTable(s.cql));
+  const tokens = createConsoleTokensTable(s.cql);
+  const listed = new Set(s.config.webserver.tokenList);
+  const participants = createProgramParticipants(
+    createUsersTable(s.cql, { cacheEntries: 1 }),
+    async (token) => listed.has(token) || (await tokens.isIssued(token)),
+  );
+  const manager = createProgramManager(createProgramConfigsTable(s.cql), { participants });
   const name = () => args.program ?? fail(`program ${args.action} needs the program's name`);
   try {
     switch (args.action) {
@@ -46,6 +61,7 @@ export async function program(s: Session, args: ProgramArgs): Promise<number> {
             ? {}
             : { labelOptions: readText(args.labelOptions, 'the label options') }),
           ...(args.note === undefined ? {} : { note: args.note }),
+          force: args.force === true,
         };
         const row = args.action === 'create' ? await manager.create(change) : await manager.update(change);
         process.stdout.write(`saved ${summary(row)}\n`);

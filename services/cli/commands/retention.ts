@@ -1,42 +1,55 @@
 import { createProgramConfigsTable, createUsersTable } from '../../../shared/tables/index.js';
 import { applyRetention, RAW_LOCATION_KEYS } from '../../deletion/retention.js';
 import {
-  ConfigRefusal,
-  parseDeploymentConfig,
-  type DeploymentConfig,
-} from '../../programs/domain/deployment-config.js';
-import { retentionDaysOf } from '../../programs/domain/retention-days.js';
+  retentionDaysOf,
+  storedRetentionDays,
+  UnreadableRetention,
+  type ProgramRetention,
+} from '../../programs/domain/retention-days.js';
+import { opcodeProgram } from '../../programs/domain/opcode.js';
 import { fail, type Session } from '../session.js';
 
-/** Every served program's configuration that parses, by name. */
-async function programConfigs(s: Session): Promise<Map<string, DeploymentConfig>> {
-  const configs = new Map<string, DeploymentConfig>();
-  for (const row of await createProgramConfigsTable(s.cql).latestOfEach()) {
-    const config = parseDeploymentConfig(row.document);
-    if (!(config instanceof ConfigRefusal)) configs.set(row.program, config);
-  }
-  return configs;
+/** What every program's current document says of its raw locations, by name (read leniently: retention-days.ts). */
+async function programRetention(s: Session): Promise<Map<string, ProgramRetention>> {
+  const days = new Map<string, ProgramRetention>();
+  for (const row of await createProgramConfigsTable(s.cql).latestOfEach())
+    days.set(row.program, storedRetentionDays(row.document));
+  return days;
 }
 
 /**
  * `itinera retention [--days N] [--dry-run]`: removes raw location entries older than their age, of every user
  * (services/deletion/retention.ts); trips, places and labels stay. The age is the participant's program's
  * `itinera.raw_location_days`, else `retention.raw_location_days`; `--days N` sets it for everyone. Run it daily
- * (cron, a Kubernetes CronJob): each run only finds the day that crossed the age. With --dry-run it counts.
+ * (cron, a Kubernetes CronJob): each run only finds the day that crossed the age. With --dry-run it counts. A program
+ * whose days cannot be read from its stored document has its participants skipped, with a warning: applying the
+ * deployment's days could remove what the program promised to keep.
  */
 export async function retention(s: Session, daysOption: string | undefined, dryRun: boolean): Promise<number> {
   const override = daysOption === undefined ? undefined : Number(daysOption);
   if (override !== undefined && (!Number.isFinite(override) || override < 0))
     fail('retention --days needs a number of days');
-  const programs = override === undefined ? await programConfigs(s) : new Map<string, DeploymentConfig>();
+  const programs = override === undefined ? await programRetention(s) : new Map<string, ProgramRetention>();
   const deploymentDays = override ?? s.config.retention.rawLocationDays;
   // Users grouped by their age (0: kept), so each group is one pass with one cut-off.
   const byDays = new Map<number, string[]>();
+  const skipped = new Map<string, { reason: string; users: number }>();
   for await (const user of createUsersTable(s.cql, { cacheEntries: 1 }).all()) {
     const days = retentionDaysOf(user.userEmail, programs, deploymentDays);
+    if (days instanceof UnreadableRetention) {
+      const program = opcodeProgram(user.userEmail) ?? '';
+      skipped.set(program, { reason: days.reason, users: (skipped.get(program)?.users ?? 0) + 1 });
+      continue;
+    }
     const group = byDays.get(days) ?? [];
     group.push(user.uuid);
     byDays.set(days, group);
+  }
+  for (const [program, { reason, users }] of skipped) {
+    process.stderr.write(
+      `itinera: warning: program ${program}: how long it keeps raw locations cannot be read from its stored configuration (${reason}); save a version that passes (npx itinera program update)\n`,
+    );
+    process.stdout.write(`${users} users of program ${program} skipped: its days cannot be read\n`);
   }
   if ([...byDays.keys()].every((d) => d === 0)) {
     process.stdout.write('retention is off (retention.raw_location_days is 0, and no program sets its own)\n');

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { NotFoundError } from '../../../shared/errors/index.js';
 import type { Logger } from '../../../shared/logger/index.js';
 import { versionView, type ConsolePrograms } from '../programs/console-programs.js';
@@ -11,6 +12,11 @@ export interface ProgramRouteDeps {
   audit: Logger;
 }
 
+/** A new version, `force` saving it even if it locks participants out of the program. */
+const ProgramUpdateRequest = s.ProgramVersionRequest.extend({ force: z.boolean().optional() }).meta({
+  id: 'ProgramUpdateRequest',
+});
+
 /** Another program is answered as a program that does not exist, in the programs' manager's words. */
 function assertVisibleProgram(scope: ProgramScope, program: string): void {
   if (!inScope(scope, program)) throw new NotFoundError(`no program "${program}"`);
@@ -19,7 +25,8 @@ function assertVisibleProgram(scope: ProgramScope, program: string): void {
 /**
  * The Programs page's endpoints: the programs' configurations, listed, shown with their history, created (whole-
  * deployment operators) and given a new version (those and the program's admins), with the rules of
- * `npx itinera program`: a document that fails the schema is a 400, a version not raised a 409.
+ * `npx itinera program`: a document that fails the schema is a 400, a version not raised a 409, and so is a version
+ * that would lock participants out, unless the body says `force`.
  */
 export function programRoutes(d: ProgramRouteDeps): ConsoleRoute[] {
   return [
@@ -71,7 +78,7 @@ export function programRoutes(d: ProgramRouteDeps): ConsoleRoute[] {
       operator: true,
       programScoped: true,
       params: s.ProgramParams,
-      body: s.ProgramVersionRequest,
+      body: ProgramUpdateRequest,
       response: s.ProgramVersion,
       handle: async ({ params, body, ctx }) => {
         assertVisibleProgram(scopeOf(ctx), params.program);

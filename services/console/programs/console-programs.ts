@@ -12,12 +12,15 @@ export interface ProgramChange {
   /** The e-mail of whoever saves it. */
   by: string;
   note?: string;
+  /** Save a version that would lock participants out of the program. */
+  force?: boolean;
 }
 
 /**
  * What the console does with programs: the operators' actions `npx itinera program` has too (services/programs,
  * wired in compose.ts), with the same refusals: a bad document or name is a ValidationError (400), a program that
- * exists or a version not raised a ConflictError (409), an unknown program a NotFoundError (404).
+ * exists, a version not raised or a version that would lock participants out (unless forced) a ConflictError (409),
+ * an unknown program a NotFoundError (404).
  */
 export interface ConsolePrograms {
   create(change: ProgramChange): Promise<ProgramConfigRow>;

@@ -41,8 +41,10 @@ function closedMessage({ program, config }: ServedConfig): string | undefined {
 export function admitToken(
   token: string,
   programs: ReadonlyMap<string, ServedConfig>,
+  /** Whether the deployment has programs: false when `programs` is empty, unless some could not be read. */
+  servesPrograms = programs.size > 0,
 ): ProgramMember | ProgramRefusal | undefined {
-  if (programs.size === 0) return undefined;
+  if (!servesPrograms) return undefined;
   const program = opcodeProgram(token);
   if (program === undefined) return undefined;
   const served = programs.get(program);

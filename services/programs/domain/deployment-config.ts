@@ -24,6 +24,9 @@ const Opcode = z.looseObject({
   suspended_subgroups: z.array(subgroup).optional(),
 });
 
+/** Days raw locations are kept; read on its own by retention too (retention-days.ts), whatever else fails. */
+export const RawLocationDays = z.number().int().min(0).max(36_500);
+
 /**
  * What Itinera itself reads of a program, under a key of its own (the app ignores keys it does not know): settings
  * of the server, not of the phone.
@@ -32,7 +35,7 @@ const ItineraSettings = z.strictObject({
   /** false: the group comparisons (aggregate metrics) are not served to this program's phones. @defaultValue true */
   public_aggregates: z.boolean().optional(),
   /** Days raw locations are kept (`npx itinera retention`); 0 keeps them. @defaultValue retention.raw_location_days */
-  raw_location_days: z.number().int().min(0).max(36_500).optional(),
+  raw_location_days: RawLocationDays.optional(),
   /** true: the program takes no new participants and no new data; what it holds is kept and readable. */
   closed: z.boolean().optional(),
   /** What a phone is told when the program is closed. */
