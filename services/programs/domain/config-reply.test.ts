@@ -9,12 +9,15 @@ describe("a put's answer", () => {
     expect(isPhoneConfigOutdated(config, { deploymentConfigVersion: 4, appVersion: '2.1.3' })).toBe(true);
     expect(isPhoneConfigOutdated(config, { deploymentConfigVersion: 4, appVersion: '1.9.0' })).toBe(true);
     expect(isPhoneConfigOutdated(config, { deploymentConfigVersion: 4 })).toBe(true);
+    // An empty app version is none, as e-mission reads it.
+    expect(isPhoneConfigOutdated(config, { deploymentConfigVersion: 4, appVersion: '' })).toBe(true);
   });
 
-  it('When the phone holds the same or a newer version, or sent none, then it is up to date', () => {
+  it('When the phone holds the same or a newer version, or sent none (or 0), then it is up to date', () => {
     expect(isPhoneConfigOutdated(config, { deploymentConfigVersion: 5, appVersion: '2.1.3' })).toBe(false);
     expect(isPhoneConfigOutdated(config, { deploymentConfigVersion: 6, appVersion: '2.1.3' })).toBe(false);
     expect(isPhoneConfigOutdated(config, { appVersion: '2.1.3' })).toBe(false);
+    expect(isPhoneConfigOutdated(config, { deploymentConfigVersion: 0, appVersion: '2.1.3' })).toBe(false);
     expect(isPhoneConfigOutdated(config, { deploymentConfigVersion: '4', appVersion: '2.1.3' })).toBe(false);
   });
 

@@ -16,13 +16,14 @@ function asVersion(value: unknown): string | undefined {
 /**
  * e-mission's `is_phone_config_outdated`: the phone holds an older version of the program's configuration than the
  * server, and its app is recent enough to read the new one (`app_version` not below `min_app_version`, 0.0.0 when
- * unset). A phone that sent no configuration version counts as up to date, and so does one whose app version is no
+ * unset). A phone that sent no configuration version (or 0) counts as up to date, and so does one whose app version is no
  * version at all: a reply it may not read is worse than none.
  */
 export function isPhoneConfigOutdated(config: DeploymentConfig, phone: PhoneVersions): boolean {
   const held = phone.deploymentConfigVersion;
-  if (typeof held !== 'number' || !Number.isFinite(held) || held >= config.version) return false;
-  if (phone.appVersion === undefined || phone.appVersion === null) return true;
+  // As e-mission reads them: a version 0 is no version (up to date), an empty app version is none (not checked).
+  if (typeof held !== 'number' || !Number.isFinite(held) || held === 0 || held >= config.version) return false;
+  if (phone.appVersion === undefined || phone.appVersion === null || phone.appVersion === '') return true;
   const app = asVersion(phone.appVersion);
   if (app === undefined) return false;
   return semver.gte(app, asVersion(config.min_app_version ?? '0.0.0') ?? '0.0.0');
