@@ -1,11 +1,7 @@
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors/index.js';
 import type { ProgramConfigRow, ProgramConfigsTable } from '../../shared/tables/index.js';
-import {
-  ConfigRefusal,
-  parseDeploymentConfig,
-  PROGRAM_NAME,
-  type DeploymentConfig,
-} from './domain/deployment-config.js';
+import { TOKEN_PART, TOKEN_PART_RULE } from '../../shared/ids/token-part.js';
+import { ConfigRefusal, parseDeploymentConfig, type DeploymentConfig } from './domain/deployment-config.js';
 import { closesSelfMadeTokens, lockoutMessage, lockoutOf, mayLockOut } from './domain/lockout.js';
 import { checkNextVersion } from './domain/next-version.js';
 import type { ProgramParticipants } from './program-participants.js';
@@ -43,13 +39,10 @@ export interface ProgramManager {
 }
 
 function checkName(program: string): void {
-  if (!PROGRAM_NAME.test(program))
-    throw new ValidationError(
-      `program name "${program}": letters, digits and "-" only, at most 64 (tokens are split on "_")`,
-      {
-        details: { field: 'program' },
-      },
-    );
+  if (!TOKEN_PART.test(program))
+    throw new ValidationError(`program name "${program}": ${TOKEN_PART_RULE}`, {
+      details: { field: 'program' },
+    });
 }
 
 /** The change's document, checked, with the label options inlined: the text to store and its version. */

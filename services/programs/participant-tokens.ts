@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import QRCode from 'qrcode';
 import { ValidationError } from '../../shared/errors/index.js';
+import { TOKEN_PART, TOKEN_PART_RULE } from '../../shared/ids/token-part.js';
 
 /** Random characters of a token: e-mission's `generate_random_string` (e-mission-common, auth/opcode.py) uses 32. */
 export const TOKEN_RANDOM_CHARS = 32;
@@ -11,8 +12,6 @@ export const MAX_TOKENS_PER_CALL = 500;
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** Bytes at or above this are skipped, so that every character of ALPHABET is equally likely (248 = 4 × 62). */
 const UNBIASED_BELOW = 256 - (256 % ALPHABET.length);
-/** A program or subgroup: what the phone and e-mission's server read back by splitting the token on `_`. */
-const PART = /^[A-Za-z0-9-]{1,64}$/;
 
 export interface TokenRequest {
   program: string;
@@ -71,8 +70,8 @@ export async function createParticipantTokens(
     ['program', program],
     ['subgroup', subgroup],
   ] as const) {
-    if (!PART.test(value))
-      throw new ValidationError(`${field} must be 1 to 64 letters, digits or '-' (no '_', which separates the parts)`, {
+    if (!TOKEN_PART.test(value))
+      throw new ValidationError(`${field}: ${TOKEN_PART_RULE}`, {
         details: { field },
       });
   }

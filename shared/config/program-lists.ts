@@ -1,10 +1,8 @@
 import { ConfigError } from '../errors/index.js';
+import { TOKEN_PART } from '../ids/token-part.js';
 
 /** Lists per program (program name → e-mails or groups). */
 export type ProgramLists = Readonly<Record<string, readonly string[]>>;
-
-/** A program's name as its tokens spell it (`nrelop_<program>_…`): checked so a typo does not silently admit nobody. */
-const PROGRAM_NAME = /^[A-Za-z0-9-]{1,64}$/;
 
 /**
  * Program → list, from a conf file's object or the environment's JSON text (e-mails and groups, which can hold
@@ -23,7 +21,8 @@ export function asProgramLists(name: string, value: unknown): ProgramLists {
     throw new ConfigError(`${name} must map each program to a list, such as {"study-a":["a@example.org"]}`);
   const lists: Record<string, string[]> = {};
   for (const [program, list] of Object.entries(parsed)) {
-    if (!PROGRAM_NAME.test(program))
+    // Checked so that a typo does not silently admit nobody.
+    if (!TOKEN_PART.test(program))
       throw new ConfigError(`${name}: "${program}" is not a program name (letters, digits and "-", at most 64)`);
     if (!Array.isArray(list) || !list.every((item) => typeof item === 'string'))
       throw new ConfigError(`${name}: the program ${program} must map to a list of strings`);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TOKEN_PART, TOKEN_PART_RULE } from '../../../shared/ids/token-part.js';
 
 /**
  * A program's deployment configuration: the document e-mission's app reads (op-deployment-configs'
@@ -7,14 +8,10 @@ import { z } from 'zod';
  * repository is accepted whole and served back unchanged.
  */
 
-/** A program's name: the second part of its tokens, `nrelop_<program>_…`, so never an underscore. */
-export const PROGRAM_NAME = /^[A-Za-z0-9-]{1,64}$/;
-/** A subgroup's name: the third part of a token. */
-const SUBGROUP_NAME = /^[A-Za-z0-9-]{1,64}$/;
 /** Largest document kept (the whole of it goes to a phone in a put reply); OpenPATH's largest is about 40 KB. */
 export const MAX_CONFIG_BYTES = 512 * 1024;
 
-const subgroup = z.string().regex(SUBGROUP_NAME, 'letters, digits and "-" only (tokens are split on "_")');
+const subgroup = z.string().regex(TOKEN_PART, TOKEN_PART_RULE);
 
 const version = z.string().regex(/^\d+(\.\d+){0,2}$/, 'a version such as "1.9.0"');
 
