@@ -9,11 +9,11 @@ export function createImportAccounts(cql: Cql): ImportAccounts {
   const deleted = createDeletedUsersTable(cql);
   const profiles = createCassandraProfileStore(cql);
   return {
-    async ensure(uuid, token, owns) {
+    async ensure(uuid, token, owns, since) {
       if (await deleted.isDeleted(uuid)) return false;
       const existing = await users.findByUuid(uuid);
       if (existing) return owns(existing.userEmail);
-      const { user, created } = await users.registerAs(token, uuid);
+      const { user, created } = await users.registerAs(token, uuid, since);
       if (user.uuid !== uuid) return false;
       if (created)
         await profiles.create(uuid, {

@@ -9,9 +9,11 @@ export interface ImportAccounts {
   /**
    * Makes sure the user exists under this uuid (registered with `token` when new). Returns false for a uuid that
    * cannot be imported: a deleted account, a token already registered under another uuid, or an existing account
-   * whose token `owns` does not accept (a dump naming someone else's uuid must not add to their account).
+   * whose token `owns` does not accept (a dump naming someone else's uuid must not add to their account). A new
+   * account is dated `since`, the earliest entry of the user's first batch: it keeps the age it had where it came from, which
+   * the aggregates' history rule reads.
    */
-  ensure(uuid: string, token: string, owns: (existingToken: string) => boolean): Promise<boolean>;
+  ensure(uuid: string, token: string, owns: (existingToken: string) => boolean, since?: Date): Promise<boolean>;
 }
 
 export interface ImportDeps {
@@ -37,6 +39,16 @@ export interface ImportCounts {
   refused: number;
 }
 
+/** The earliest `metadata.write_ts` (seconds) of some entries, as a date; undefined when none has one. */
+function earliestWrite(entries: readonly EmissionEntry[]): Date | undefined {
+  let earliest = Infinity;
+  for (const entry of entries) {
+    const ts = entry.metadata['write_ts'];
+    if (typeof ts === 'number' && Number.isFinite(ts) && ts > 0 && ts < earliest) earliest = ts;
+  }
+  return earliest === Infinity ? undefined : new Date(earliest * 1000);
+}
+
 /** Entries published at once: the size of a large phone sync, far below the topic's batch limits. */
 const BATCH = 2000;
 
@@ -59,7 +71,12 @@ export async function importDump(
     if (importable === undefined) {
       const token = deps.tokenOf(userUuid);
       const owns = deps.owns ?? ((_uuid: string, existing: string) => existing === token);
-      importable = await deps.accounts.ensure(userUuid, token, (existing) => owns(userUuid, existing));
+      importable = await deps.accounts.ensure(
+        userUuid,
+        token,
+        (existing) => owns(userUuid, existing),
+        earliestWrite(batch.entries),
+      );
       known.set(userUuid, importable);
       if (importable) counts.users += 1;
       else

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTimeseriesReader } from '../../shared/timeseries/index.js';
-import { createUsersTable } from '../../shared/tables/index.js';
+import { createConsoleTokensTable, createUsersTable } from '../../shared/tables/index.js';
 import { runCli, startInProcessPipeline, type InProcessPipeline } from '../../test/helpers/pipeline.js';
 import { DAY_OF, loadGroundTruth, loadRealDay, REAL_DAYS } from '../../test/helpers/real-days.js';
 import { emissionFixturesDir } from '../../test/helpers/fixtures.js';
@@ -114,7 +114,8 @@ describe('import from e-mission', () => {
     const original = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
     const uuid = groundTruthUser(original, file);
     const config = join(tmpdir(), `itinera-import-config-${Date.now()}.json`);
-    writeFileSync(config, JSON.stringify({ version: 3, url_abbreviation: 'moved', opcode: { autogen: false } }));
+    // `version` last: a rerun with the same file must find the same document whatever the stored key order.
+    writeFileSync(config, JSON.stringify({ url_abbreviation: 'moved', opcode: { autogen: false }, version: 3 }));
     const users = createUsersTable(env.cql, { cacheEntries: 1 });
 
     const mapping = join(dir, 'Stage_uuids.ndjson');
@@ -142,12 +143,18 @@ describe('import from e-mission', () => {
       version: 3,
       url_abbreviation: 'moved',
     });
-    const token = (await users.findByUuid(uuid))?.userEmail;
+    const account = await users.findByUuid(uuid);
+    const token = account?.userEmail;
     expect(token).toMatch(/^nrelop_moved_default_[A-Za-z0-9]{32}$/);
+    // The program takes only issued tokens: the moved phone's is one, or it could not sync any more.
+    expect(await createConsoleTokensTable(env.cql).isIssued(token!)).toBe(true);
+    // The account keeps its age from where it came (its earliest entry), which the aggregates' history rule reads.
+    const firstWrite = Math.min(...loadRealDay(day).map((e) => e.metadata.write_ts));
+    expect(account!.createTs.getTime()).toBe(Math.round(firstWrite * 1000));
     const compared = await runCli(env, ['compare', join(dir, file)]);
     expect(compared).toMatch(/^program moved: \d+ of [1-9]\d* e-mission trips matched/m);
     // A rerun keeps the account and its token.
-    await runCli(env, ['import', join(dir, file), '--program', 'moved']);
+    await runCli(env, ['import', join(dir, file), '--program', 'moved', '--config', config]);
     expect((await users.findByUuid(uuid))?.userEmail).toBe(token);
   });
 

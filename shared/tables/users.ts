@@ -27,7 +27,11 @@ export interface UserStore {
    * As `register`, with the uuid given (an account moved from an e-mission server keeps its uuid). A token already
    * registered keeps its own uuid, which the result shows. A deleted uuid is refused (ConflictError).
    */
-  registerAs(userEmail: string, uuid: string): Promise<{ user: User; created: boolean }>;
+  /**
+   * Registers under a uuid given from outside (an import). `createdAt`, when earlier than now, is the account's
+   * creation time: an account moved from another deployment keeps its age.
+   */
+  registerAs(userEmail: string, uuid: string, createdAt?: Date): Promise<{ user: User; created: boolean }>;
   findByEmail(userEmail: string): Promise<User | undefined>;
   findByUuid(uuid: string): Promise<User | undefined>;
   /**
@@ -85,8 +89,13 @@ export function createUsersTable(
    * lightweight transaction that decides between phones registering it at once; a deletion removes the row by another
    * one naming the uuid, so a row never loses its uuid.
    */
-  async function attempt(userEmail: string, uuid: string): Promise<{ user: User; created: boolean } | undefined> {
+  async function attempt(
+    userEmail: string,
+    uuid: string,
+    createdAt?: Date,
+  ): Promise<{ user: User; created: boolean } | undefined> {
     const now = new Date();
+    const born = createdAt !== undefined && createdAt < now ? createdAt : now;
     const found = (
       await cql.read('SELECT uuid, oid, create_ts, update_ts FROM users_by_email WHERE user_email = ?', [userEmail])
     ).rows[0];
@@ -98,7 +107,7 @@ export function createUsersTable(
       const candidate = { uuid, oid: randomBytes(12).toString('hex') };
       const rs = await cql.conditional(
         'INSERT INTO users_by_email (user_email, uuid, oid, create_ts, update_ts) VALUES (?, ?, ?, ?, ?) IF NOT EXISTS',
-        [userEmail, candidate.uuid, candidate.oid, now, now],
+        [userEmail, candidate.uuid, candidate.oid, born, now],
       );
       const row: Record<string, unknown> = rs.rows[0] ?? {};
       created = row['[applied]'] === true;
@@ -107,13 +116,13 @@ export function createUsersTable(
       if (!created && row['uuid'] === null) {
         const claimed = await cql.conditional(
           'UPDATE users_by_email SET uuid = ?, oid = ?, create_ts = ?, update_ts = ? WHERE user_email = ? IF uuid = null',
-          [candidate.uuid, candidate.oid, now, now, userEmail],
+          [candidate.uuid, candidate.oid, born, now, userEmail],
         );
         if (claimed.rows[0]?.['[applied]'] !== true) return undefined;
         created = true;
       }
       user = created
-        ? { ...candidate, userEmail, createTs: now, updateTs: now }
+        ? { ...candidate, userEmail, createTs: born, updateTs: now }
         : { ...toUser(row, userEmail), updateTs: now };
     }
     await cql.write('INSERT INTO users_by_uuid (uuid, user_email, oid, create_ts, update_ts) VALUES (?, ?, ?, ?, ?)', [
@@ -135,9 +144,9 @@ export function createUsersTable(
   }
 
   /** Registers, again while a deletion of the account it finds runs at the same time; a new account comes of it. */
-  async function registerWith(userEmail: string, uuidOf: () => string) {
+  async function registerWith(userEmail: string, uuidOf: () => string, createdAt?: Date) {
     for (let tries = 0; tries < 5; tries += 1) {
-      const done = await attempt(userEmail, uuidOf());
+      const done = await attempt(userEmail, uuidOf(), createdAt);
       if (done) return done;
     }
     throw new ConflictError('the account is being deleted; register again in a moment');
@@ -163,9 +172,9 @@ export function createUsersTable(
   return {
     register: (userEmail) => registerWith(userEmail, randomUUID),
     // Only a uuid given from outside can be a deleted one; a fresh random one needs no read to know it is not.
-    async registerAs(userEmail, uuid) {
+    async registerAs(userEmail, uuid, createdAt) {
       if (await deleted.isDeletedNow(uuid)) throw new ConflictError(`account ${uuid} was deleted and is not reused`);
-      return registerWith(userEmail, () => uuid);
+      return registerWith(userEmail, () => uuid, createdAt);
     },
     async findByEmail(userEmail) {
       // A user's uuid never changes once registered, so a process-wide cache spares a read per call; only an account

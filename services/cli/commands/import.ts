@@ -1,15 +1,36 @@
 import { SingleBar, Presets } from 'cli-progress';
 import { topicName } from '../../../shared/events/index.js';
+import { createUsersTable, type UserStore } from '../../../shared/tables/index.js';
 import { createIdempotentProducer } from '../../../shared/kafka/index.js';
 import { createUsercachePublisher } from '../../gateway/ingest/kafka-usercache-publisher.js';
 import { createImportAccounts } from '../../import/cassandra-import-accounts.js';
 import type { ImportSkip } from '../../import/domain/emission-entry.js';
 import { readUuidTokens } from '../../import/dump/read-uuid-tokens.js';
-import { importDump } from '../../import/import-dump.js';
+import { importDump, type ImportAccounts } from '../../import/import-dump.js';
 import { listDumpFiles } from '../../import/dump/list-dump-files.js';
 import { readEmissionEntries } from '../../import/dump/read-emission-dump.js';
 import type { Session } from '../session.js';
 import { prepareProgramImport } from './import-program.js';
+
+/**
+ * The accounts of an import, each imported user's token passed to `admitted` once their account exists: the token
+ * the account holds, which on a rerun or with --merge is not the one this run would have given it.
+ */
+function admitting(
+  accounts: ImportAccounts,
+  users: Pick<UserStore, 'findByUuid'>,
+  admitted: ((token: string) => Promise<void>) | undefined,
+): ImportAccounts {
+  if (!admitted) return accounts;
+  return {
+    async ensure(uuid, token, owns, since) {
+      const ok = await accounts.ensure(uuid, token, owns, since);
+      const account = ok ? await users.findByUuid(uuid) : undefined;
+      if (account) await admitted(account.userEmail);
+      return ok;
+    },
+  };
+}
 
 /** Skips printed one by one; past this only their count is. */
 const SKIPS_SHOWN = 20;
@@ -30,7 +51,7 @@ export async function importCommand(
   const tokens = uuidsFile ? await readUuidTokens(uuidsFile) : new Map<string, string>();
   const accounts = into
     ? await prepareProgramImport(s, into.program, into.configFile, tokens)
-    : { tokenOf: (uuid: string) => tokens.get(uuid) ?? uuid, owns: undefined };
+    : { tokenOf: (uuid: string) => tokens.get(uuid) ?? uuid, owns: undefined, admitted: undefined };
   const owns = merge ? () => true : accounts.owns;
   const totalBytes = (await listDumpFiles(path)).reduce((sum, f) => sum + f.bytes, 0);
   const bar = new SingleBar(
@@ -49,7 +70,11 @@ export async function importCommand(
   try {
     const counts = await importDump(
       {
-        accounts: createImportAccounts(s.cql),
+        accounts: admitting(
+          createImportAccounts(s.cql),
+          createUsersTable(s.cql, { cacheEntries: 1 }),
+          accounts.admitted,
+        ),
         publisher: createUsercachePublisher({
           producer,
           codec: s.codec,
