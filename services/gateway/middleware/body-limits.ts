@@ -9,7 +9,7 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from '../../../shared/errors/index.js';
-import { createDepthScanner, tooDeepError } from '../domain/json-depth.js';
+import { createDepthScanner, tooDeepError } from '../../../shared/json/json-depth.js';
 import type { GatewayState } from '../gateway-state.js';
 import { RETRY_AFTER_SECONDS } from '../../../shared/http/index.js';
 import type { BodyBudget } from './body-budget.js';

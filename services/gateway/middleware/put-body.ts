@@ -1,7 +1,7 @@
 import { isAscii } from 'node:buffer';
 import type { Middleware } from 'koa';
 import { ValidationError } from '../../../shared/errors/index.js';
-import { createDepthScanner, tooDeepError } from '../domain/json-depth.js';
+import { createDepthScanner, tooDeepError } from '../../../shared/json/json-depth.js';
 import { MAX_ENTRIES_PER_PUT } from '../domain/put-entries.js';
 import { entryTexts, locatePutList } from '../domain/put-layout.js';
 import { jsonObject } from '../domain/request-body.js';
@@ -61,7 +61,7 @@ export function parsePutBody({ maxEntries = MAX_ENTRIES_PER_PUT } = {}): Middlew
       return next();
     }
     requireJsonType(ctx);
-    // Nesting is bounded before anything parses (domain/json-depth.ts): the layout is found only in a body within
+    // Nesting is bounded before anything parses (shared/json/json-depth.ts): the layout is found only in a body within
     // the bound, and any other body is scanned for it here.
     const layout =
       ascii && ctx.state.route === '/usercache/put' ? locatePutList(bytes, 'phone_to_server', maxEntries) : null;

@@ -12,6 +12,7 @@ import {
   type EntryPlace,
   type ImportSkip,
 } from '../domain/emission-entry.js';
+import { boundedText, DUMP_BOUNDS, type DumpBounds } from './bounded-text.js';
 import { groundTruthBeside, groundTruthUser } from './ground-truth-day.js';
 import { listDumpFiles } from './list-dump-files.js';
 
@@ -27,6 +28,8 @@ export interface ReadEmissionOptions {
   onSkip?: (skip: ImportSkip) => void;
   /** Owner of entries without `user_id`; without it such an entry throws ImportFormatError. */
   defaultUser?: DefaultUser;
+  /** What one file may hold (bounded-text.ts); a file that breaks a bound is read up to there and reported. */
+  bounds?: DumpBounds;
 }
 
 /** How much decompressed text is looked at to tell the formats apart: the first line of NDJSON is one entry. */
@@ -72,10 +75,11 @@ function withoutLeadingBom(): Transform {
  * The file's text as bytes, gunzipped when the name ends in `.gz`. An error anywhere (a corrupt gzip) surfaces on
  * the returned stream, where the reader meets it.
  */
-function openText(file: string, onBytes?: (n: number) => void): Readable {
+function openText(file: string, onBytes?: (n: number) => void, bounded?: Transform): Readable {
   const stages: NodeJS.ReadWriteStream[] = [];
   if (onBytes) stages.push(countingBytes(onBytes));
   if (/\.gz$/i.test(file)) stages.push(createGunzip());
+  if (bounded) stages.push(bounded);
   stages.push(withoutLeadingBom());
   return pipeline([createReadStream(file), ...stages], ignore) as unknown as Readable;
 }
@@ -147,6 +151,7 @@ interface FileReading {
   skip: (skip: ImportSkip) => void;
   defaultUser: string | undefined;
   onBytes: ((n: number) => void) | undefined;
+  bounds: DumpBounds;
 }
 
 function entryAt(doc: unknown, place: EntryPlace, reading: FileReading): EmissionEntry | undefined {
@@ -162,7 +167,8 @@ function entryAt(doc: unknown, place: EntryPlace, reading: FileReading): Emissio
  * events. A syntax error cannot be stepped over in an array: it ends the file, reported with the next element.
  */
 async function* readArray(reading: FileReading): AsyncGenerator<EmissionEntry> {
-  const text = openText(reading.file, reading.onBytes);
+  const bounded = boundedText('array', reading.bounds);
+  const text = openText(reading.file, reading.onBytes, bounded);
   const elements = pipeline(
     [text, StreamJson.parser({ streamValues: false }), StreamArray.streamArray()],
     ignore,
@@ -179,11 +185,20 @@ async function* readArray(reading: FileReading): AsyncGenerator<EmissionEntry> {
         reading.skip({
           file: reading.file,
           element: next,
-          reason: `${messageOf(err)}; the rest of the file was not read`,
+          reason: `${bounded.problem ?? messageOf(err)}; the rest of the file was not read`,
         });
         return;
       }
-      if (step.done) return;
+      if (step.done) {
+        if (bounded.problem !== undefined)
+          reading.skip({
+            file: reading.file,
+            element: next,
+            reason: `${bounded.problem}; the rest of the file was not read`,
+          });
+        return;
+      }
+      bounded.entryDone();
       next = step.value.key + 1;
       const entry = entryAt(step.value.value, { file: reading.file, element: step.value.key }, reading);
       if (entry) yield entry;
@@ -199,7 +214,8 @@ async function* readArray(reading: FileReading): AsyncGenerator<EmissionEntry> {
  * over; blank lines are nothing. readline pauses the file while the consumer is busy, so memory stays one line.
  */
 async function* readNdjson(reading: FileReading): AsyncGenerator<EmissionEntry> {
-  const text = openText(reading.file, reading.onBytes);
+  const bounded = boundedText('ndjson', reading.bounds);
+  const text = openText(reading.file, reading.onBytes, bounded);
   const lines = createInterface({ input: text, crlfDelay: Infinity });
   const iterator = lines[Symbol.asyncIterator]();
   let line = 0;
@@ -217,8 +233,13 @@ async function* readNdjson(reading: FileReading): AsyncGenerator<EmissionEntry> 
         });
         return;
       }
-      if (step.done) return;
       line++;
+      // The line that broke a bound is cut short (or never came): it is reported in its place.
+      if (bounded.problem !== undefined && (step.done || line > bounded.linesPassed)) {
+        reading.skip({ file: reading.file, line, reason: `${bounded.problem}; the rest of the file was not read` });
+        return;
+      }
+      if (step.done) return;
       if (step.value.trim() === '') continue;
       let doc: unknown;
       try {
@@ -272,6 +293,7 @@ export async function* readEmissionFile(
     file,
     skip: opts.onSkip ?? ignore,
     defaultUser: resolveDefaultUser(opts.defaultUser, file),
+    bounds: opts.bounds ?? DUMP_BOUNDS,
     onBytes: opts.onBytes
       ? (n) => {
           counted += n;

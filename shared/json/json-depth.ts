@@ -1,4 +1,4 @@
-import { ValidationError } from '../../../shared/errors/index.js';
+import { ValidationError } from '../errors/index.js';
 import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './json-bytes.js';
 
 /**
@@ -20,6 +20,8 @@ export interface DepthScanner {
    * nested deeper than the maximum, once it is seen, else null. A body may be fed in chunks split anywhere.
    */
   push(bytes: Uint8Array): string | null;
+  /** Where in the bytes last pushed the too-deep value opens, once push has found one. */
+  readonly foundAt: number;
 }
 
 /**
@@ -38,6 +40,7 @@ export function createDepthScanner(maxDepth = MAX_JSON_DEPTH): DepthScanner {
   let escaped = false;
   /** The string being read is the key of the object at `depth`. */
   let inKey = false;
+  let foundAt = -1;
 
   const path = (): string => {
     const segments: string[] = [];
@@ -70,7 +73,10 @@ export function createDepthScanner(maxDepth = MAX_JSON_DEPTH): DepthScanner {
           inKey = depth > 0 && !isArray[depth] && expectKey[depth] === 1;
           if (inKey) keyLength[depth] = 0;
         } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-          if (depth === maxDepth) return path();
+          if (depth === maxDepth) {
+            foundAt = i;
+            return path();
+          }
           depth += 1;
           isArray[depth] = c === OPEN_ARRAY ? 1 : 0;
           index[depth] = 0;
@@ -84,6 +90,9 @@ export function createDepthScanner(maxDepth = MAX_JSON_DEPTH): DepthScanner {
         } else if (c === COLON && depth > 0) expectKey[depth] = 0;
       }
       return null;
+    },
+    get foundAt() {
+      return foundAt;
     },
   };
 }
