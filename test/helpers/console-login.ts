@@ -27,11 +27,10 @@ export async function loginWithFetch(consoleBaseUrl: string, email: string): Pro
   if (response.status !== 302 || location === null) {
     throw new Error(`login as ${email} refused: /admin/callback answered ${response.status}: ${await response.text()}`);
   }
-  // The gate puts the session's CSRF token on every authenticated answer; the page we were sent back to is one.
-  const landing = await fetch(new URL(location, consoleBaseUrl), { headers: { cookie }, redirect: 'manual' });
-  await landing.body?.cancel();
-  const csrfToken = landing.headers.get('x-csrf-token');
-  if (csrfToken === null) throw new Error(`no x-csrf-token on ${location} after logging in as ${email}`);
+  // The session's CSRF token is in /me, as the pages read it (and in the header of answers no cache keeps).
+  const me = await fetch(new URL('/admin/api/me', consoleBaseUrl), { headers: { cookie }, redirect: 'manual' });
+  const csrfToken = me.ok ? ((await me.json()) as { csrfToken?: string }).csrfToken : undefined;
+  if (csrfToken === undefined) throw new Error(`no CSRF token in /admin/api/me after logging in as ${email}`);
   return { cookie, csrfToken };
 }
 

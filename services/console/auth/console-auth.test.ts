@@ -38,8 +38,14 @@ async function startConsole(issuerFor: (callbackUrl: string) => Promise<string>)
   const app = new Koa();
   for (const middleware of auth.middleware) app.use(middleware);
   app.use(async (ctx, next) => {
-    if (ctx.method === 'GET' && ctx.path === '/admin/api/me') ctx.body = ctx.state['operator'];
-    else if (ctx.method === 'POST' && ctx.path === '/admin/api/thing') ctx.body = { done: true };
+    // As the console's own: the API is no-store, a page may be kept by a cache (and revalidated).
+    if (ctx.method === 'GET' && ctx.path === '/admin/api/me') {
+      ctx.body = ctx.state['operator'];
+      ctx.set('Cache-Control', 'no-store');
+    } else if (ctx.method === 'GET' && ctx.path === '/admin/index.html') {
+      ctx.body = '<!doctype html><title>console</title>';
+      ctx.set('Cache-Control', 'no-cache');
+    } else if (ctx.method === 'POST' && ctx.path === '/admin/api/thing') ctx.body = { done: true };
     else if (ctx.method === 'POST' && ctx.path === '/admin/api/operator-thing')
       await auth.requireOperator(ctx, async () => {
         ctx.body = { done: true };
@@ -112,6 +118,10 @@ describe('console auth against the development OIDC provider', () => {
     expect(await me.json()).toEqual({ email: 'operator@itinera.local', role: 'operator', csrfToken });
     expect(me.headers.get('x-csrf-token')).toBe(csrfToken);
     expect(csrfToken).toMatch(/^[\w-]{43}$/);
+    // A page a cache may keep does not carry it.
+    const page = await get('/admin/index.html', cookie);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('x-csrf-token')).toBeNull();
     expect(consoleApp.audit.info).toHaveBeenCalledWith('Console login', {
       email: 'operator@itinera.local',
       role: 'operator',

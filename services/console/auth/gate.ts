@@ -18,7 +18,7 @@ export const CSRF_HEADER = 'x-csrf-token';
  *
  * With a session, a state-changing method must carry the session's CSRF token in `x-csrf-token` (the cookie is
  * SameSite=Lax, which already keeps it off cross-site POSTs; the token also covers same-site origins and old
- * browsers). Every authenticated answer carries the token in that header, for the pages and the tests to read.
+ * browsers). Every authenticated answer no cache may keep carries the token in that header (the pages read it from /me).
  */
 export function gate(): Koa.Middleware {
   return async (ctx, next) => {
@@ -35,8 +35,10 @@ export function gate(): Koa.Middleware {
       return answerError(ctx, 403, 'AUTH_FORBIDDEN', 'missing or wrong CSRF token');
     }
     ctx.state['operator'] = operator;
-    ctx.set(CSRF_HEADER, operator.csrfToken);
     await next();
+    // The token rides only on answers no cache keeps (the API's are no-store); a page or an asset a cache may
+    // hold would hand it to whoever is served from that cache next.
+    if (/no-store|private/.test(ctx.response.get('Cache-Control'))) ctx.set(CSRF_HEADER, operator.csrfToken);
   };
 }
 

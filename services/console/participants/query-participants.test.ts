@@ -62,6 +62,16 @@ describe('ParticipantSnapshot', () => {
     expect(mixed.page(ask({})).total).toBe(3);
   });
 
+  it('When the list is sorted by token, then it is sorted by what the list shows, so the hidden part does not leak its order', () => {
+    const hidden = new ParticipantSnapshot(
+      [row(1, { token: 'nrelop_s_default_Zzzzzzzz42' }), row(2, { token: 'nrelop_s_default_Aaaaaaaa42' })],
+      1,
+    );
+    // Both show as "nrel…42": the tie goes by uuid in either direction, never by the letters hidden.
+    for (const dir of ['asc', 'desc'])
+      expect(hidden.page(ask({ sort: 'token', dir })).rows.map((r) => r.trips)).toEqual([1, 2]);
+  });
+
   it('masks short tokens to their first two characters', () => {
     expect(maskToken('abc')).toBe('ab…');
   });

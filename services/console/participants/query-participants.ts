@@ -13,7 +13,12 @@ export function maskToken(token: string): string {
   return `${token.slice(0, 4)}…${token.slice(-2)}`;
 }
 
-const value = (row: ParticipantRow, key: SortKey): string | number | null => (key === 'token' ? row.token : row[key]);
+/**
+ * Tokens sort by what the list shows of them: sorting by the whole token would let anyone who pages through the
+ * list learn the order, and so the letters, of the part it hides.
+ */
+const value = (row: ParticipantRow, key: SortKey): string | number | null =>
+  key === 'token' ? maskToken(row.token) : row[key];
 
 /** Ascending, nulls (never pushed, no trip) last in both directions: an operator looks for those separately. */
 function compare(key: SortKey, dir: 'asc' | 'desc') {
