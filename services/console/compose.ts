@@ -25,6 +25,7 @@ import type { DeploymentConfig } from '../programs/domain/deployment-config.js';
 import { cohortOf } from '../programs/domain/opcode.js';
 import { createProgramManager } from '../programs/manage-programs.js';
 import { createProgramParticipants } from '../programs/program-participants.js';
+import { createCassandraEndedSessions } from './auth/ended-sessions.js';
 import { createParticipantTokens, newToken } from '../programs/participant-tokens.js';
 import { composeTripBuilderStores } from '../trip-builder/compose.js';
 import { createDiaryPublisher } from '../trip-builder/diary-publisher.js';
@@ -203,7 +204,7 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
   return {
     deps: {
       config: config.console,
-      auth: createConsoleAuth({ config: config.console, audit, log: logger }),
+      auth: createConsoleAuth({ config: config.console, audit, log: logger, ended: createCassandraEndedSessions(cql) }),
       routes,
     },
     async start() {

@@ -27,10 +27,11 @@ export async function loginWithFetch(consoleBaseUrl: string, email: string): Pro
   if (response.status !== 302 || location === null) {
     throw new Error(`login as ${email} refused: /admin/callback answered ${response.status}: ${await response.text()}`);
   }
-  // The session's CSRF token is in /me, as the pages read it (and in the header of answers no cache keeps).
+  // The gate puts the session's CSRF token on every answer no cache keeps, as every API answer is.
   const me = await fetch(new URL('/admin/api/me', consoleBaseUrl), { headers: { cookie }, redirect: 'manual' });
-  const csrfToken = me.ok ? ((await me.json()) as { csrfToken?: string }).csrfToken : undefined;
-  if (csrfToken === undefined) throw new Error(`no CSRF token in /admin/api/me after logging in as ${email}`);
+  await me.body?.cancel();
+  const csrfToken = me.headers.get('x-csrf-token');
+  if (csrfToken === null) throw new Error(`no x-csrf-token on /admin/api/me after logging in as ${email}`);
   return { cookie, csrfToken };
 }
 

@@ -53,7 +53,10 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       summary: 'The logged-in operator, their role, programs and CSRF token',
       programScoped: true,
       response: s.Me,
-      handle: async ({ ctx }) => ({ ...ctx.state.operator, programs: scopeOf(ctx) ?? null, tileUrl: d.tileUrl }),
+      handle: async ({ ctx }) => {
+        const { email, role, csrfToken } = ctx.state.operator;
+        return { email, role, csrfToken, programs: scopeOf(ctx) ?? null, tileUrl: d.tileUrl };
+      },
     }),
     route({
       method: 'get',

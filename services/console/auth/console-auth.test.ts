@@ -115,7 +115,12 @@ describe('console auth against the development OIDC provider', () => {
     const { cookie, csrfToken } = await loginWithFetch(consoleApp.baseUrl, 'operator@itinera.local');
     const me = await get('/admin/api/me', cookie);
     expect(me.status).toBe(200);
-    expect(await me.json()).toEqual({ email: 'operator@itinera.local', role: 'operator', csrfToken });
+    expect(await me.json()).toEqual({
+      email: 'operator@itinera.local',
+      role: 'operator',
+      csrfToken,
+      sessionId: expect.any(String),
+    });
     expect(me.headers.get('x-csrf-token')).toBe(csrfToken);
     expect(csrfToken).toMatch(/^[\w-]{43}$/);
     // A page a cache may keep does not carry it.
@@ -202,6 +207,8 @@ describe('console auth against the development OIDC provider', () => {
     const cleared = logout.headers.getSetCookie().find((c) => c.startsWith('itinera.console='));
     expect(cleared).toMatch(/^itinera\.console=;.*expires=Thu, 01 Jan 1970/i);
     expect((await get('/admin/api/me')).status).toBe(401);
+    // A copy of the cookie, kept from before the logout, is refused: the session ended on the server too.
+    expect((await get('/admin/api/me', cookie)).status).toBe(401);
     expect(consoleApp.audit.info).toHaveBeenCalledWith('Console logout', {
       email: 'operator@itinera.local',
       role: 'operator',

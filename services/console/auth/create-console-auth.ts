@@ -9,6 +9,8 @@ import { gate, requireOperator } from './gate.js';
 import { loginRoutes, logoutRoute } from './login-routes.js';
 import { createOidcClient, isLoopbackUrl } from './oidc-client.js';
 import { sessionMiddleware } from './session.js';
+import { currentOperator } from './current-operator.js';
+import { createEndedSessionsInMemory, type EndedSessions } from './ended-sessions.js';
 
 export interface ConsoleAuth {
   /**
@@ -30,15 +32,19 @@ export function createConsoleAuth({
   config,
   audit,
   log = audit,
+  ended = createEndedSessionsInMemory(),
 }: {
   config: Config['console'];
   audit: Logger;
   log?: Logger;
+  /** Sessions ended by a logout; in memory by default (one process, forgotten at restart). */
+  ended?: EndedSessions;
 }): ConsoleAuth {
   refuseDevelopmentSecrets(config);
   const sessionKeys = config.sessionKeys.length > 0 ? config.sessionKeys : [randomSessionKey(log)];
   const https = new URL(config.publicUrl).protocol === 'https:';
   const oidc = createOidcClient(config);
+  const current = currentOperator(config.oidc, ended);
   return {
     middleware: [
       helmet({
@@ -55,9 +61,9 @@ export function createConsoleAuth({
         referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
       }),
       sessionMiddleware({ sessionKeys, secure: https }),
-      loginRoutes({ oidc, rules: config.oidc, audit, log }),
-      gate(),
-      logoutRoute({ audit }),
+      loginRoutes({ oidc, rules: config.oidc, current, audit, log }),
+      gate(current),
+      logoutRoute({ audit, ended }),
     ],
     requireOperator,
   };

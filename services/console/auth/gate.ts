@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
 import type { ErrorCode } from '../../../shared/errors/index.js';
-import { loggedInOperator, type ConsoleOperator } from './session.js';
+import type { CurrentOperator } from './current-operator.js';
+import type { ConsoleOperator } from './session.js';
 
 /** What the gate leaves for the routes behind it. */
 export interface ConsoleAuthState {
@@ -20,12 +21,12 @@ export const CSRF_HEADER = 'x-csrf-token';
  * SameSite=Lax, which already keeps it off cross-site POSTs; the token also covers same-site origins and old
  * browsers). Every authenticated answer no cache may keep carries the token in that header (the pages read it from /me).
  */
-export function gate(): Koa.Middleware {
+export function gate(current: CurrentOperator): Koa.Middleware {
   return async (ctx, next) => {
     if (!isConsolePath(ctx.path)) {
       return answerError(ctx, 404, 'NOT_FOUND', `no endpoint ${ctx.method} ${ctx.path}`);
     }
-    const operator = loggedInOperator(ctx);
+    const operator = await current(ctx);
     if (operator === undefined) {
       if (wantsJson(ctx)) return answerError(ctx, 401, 'AUTH_MISSING', 'not logged in: sign in at /admin/login');
       ctx.set('Cache-Control', 'no-store');
@@ -36,6 +37,8 @@ export function gate(): Koa.Middleware {
     }
     ctx.state['operator'] = operator;
     await next();
+    // Nothing of the API is for a cache to keep, whatever answered it (a route, or the 404 of none).
+    if (wantsJson(ctx) && !ctx.response.get('Cache-Control')) ctx.set('Cache-Control', 'no-store');
     // The token rides only on answers no cache keeps (the API's are no-store); a page or an asset a cache may
     // hold would hand it to whoever is served from that cache next.
     if (/no-store|private/.test(ctx.response.get('Cache-Control'))) ctx.set(CSRF_HEADER, operator.csrfToken);

@@ -6,14 +6,9 @@ import { authPage } from './pages.js';
 import { safeReturnPath } from './return-path.js';
 import { accessFromClaims, emailClaim, type RoleRules } from './roles.js';
 import { describeScope } from '../scope/program-scope.js';
-import {
-  endSession,
-  loggedInOperator,
-  pendingLogin,
-  startOperatorSession,
-  startPendingLogin,
-  type ConsoleOperator,
-} from './session.js';
+import { endSession, pendingLogin, startPendingLogin, startSignedInSession, type ConsoleOperator } from './session.js';
+import { claimsToKeep, type CurrentOperator } from './current-operator.js';
+import type { EndedSessions } from './ended-sessions.js';
 
 /** Seconds a browser is told to wait before retrying when the provider cannot be reached. */
 const RETRY_AFTER_S = 5;
@@ -21,6 +16,7 @@ const RETRY_AFTER_S = 5;
 interface LoginDeps {
   oidc: ConsoleOidcClient;
   rules: RoleRules;
+  current: CurrentOperator;
   audit: Logger;
   log: Logger;
 }
@@ -31,11 +27,11 @@ interface LoginDeps {
  * GET /admin/callback, where the provider sends the browser back. Both are open to anyone, so they run before
  * the gate; only a callback matching the login started in this browser (state, PKCE, nonce) creates a session.
  */
-export function loginRoutes({ oidc, rules, audit, log }: LoginDeps): Koa.Middleware {
+export function loginRoutes({ oidc, rules, current, audit, log }: LoginDeps): Koa.Middleware {
   const login = async (ctx: Koa.Context): Promise<void> => {
     const next = safeReturnPath(ctx.query['next']);
     const forceLogin = ctx.query['prompt'] === 'login';
-    if (loggedInOperator(ctx) && !forceLogin) return ctx.redirect(next);
+    if ((await current(ctx)) && !forceLogin) return ctx.redirect(next);
     try {
       const { url, pending } = await oidc.startLogin(next, { forceLogin });
       startPendingLogin(ctx, pending);
@@ -82,8 +78,8 @@ export function loginRoutes({ oidc, rules, audit, log }: LoginDeps): Koa.Middlew
         link: { href: '/admin/login?prompt=login', text: 'Sign in with another account' },
       });
     }
-    // The cookie holds the programs (none: the whole deployment), signed with the rest.
-    startOperatorSession(ctx, { email, ...access });
+    // The cookie holds what the provider said, signed; the role is worked out from it again at every request.
+    startSignedInSession(ctx, claimsToKeep(claims, rules));
     audit.info('Console login', { email, role: access.role, programs: describeScope(access.programs) });
     ctx.redirect(pending.next);
   };
@@ -106,10 +102,12 @@ export function loginRoutes({ oidc, rules, audit, log }: LoginDeps): Koa.Middlew
  * POST /admin/logout ends the console session (204); mounted after the gate, so it needs the session and its
  * CSRF token like any other change, and a forged cross-site POST cannot log anyone out.
  */
-export function logoutRoute({ audit }: { audit: Logger }): Koa.Middleware {
+export function logoutRoute({ audit, ended }: { audit: Logger; ended: EndedSessions }): Koa.Middleware {
   return async (ctx, next) => {
     if (ctx.method !== 'POST' || ctx.path !== '/admin/logout') return next();
-    const { email, role } = ctx.state['operator'] as ConsoleOperator;
+    const { email, role, sessionId } = ctx.state['operator'] as ConsoleOperator;
+    // Ended where every console replica looks, so that a copy of the cookie is refused too.
+    await ended.end(sessionId);
     endSession(ctx);
     audit.info('Console logout', { email, role });
     ctx.status = 204;

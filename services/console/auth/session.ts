@@ -16,6 +16,8 @@ export interface ConsoleOperator {
   programs?: ProgramScope;
   /** Every state-changing request must echo it in the `x-csrf-token` header. */
   csrfToken: string;
+  /** The session's id, which a logout ends. */
+  sessionId: string;
 }
 
 /** What /admin/login leaves for /admin/callback: the checks of the one login in progress. */
@@ -27,8 +29,28 @@ export interface PendingLogin {
   next: string;
 }
 
-/** The session cookie's content: a login in progress, or a logged-in operator. */
-type SessionData = Partial<ConsoleOperator> & { pending?: PendingLogin; maxAge?: number };
+/**
+ * What the provider said of the person at login, kept in the session so that the role is worked out again from the
+ * console's configuration at every request: someone removed from the lists loses their access at the console's next
+ * start, whatever their cookie says.
+ */
+export interface SignedInClaims {
+  email: string;
+  email_verified?: boolean;
+  /** The group claim's value, under the claim's own name. */
+  [claim: string]: unknown;
+}
+
+/** A logged-in session as the cookie holds it. */
+export interface SignedIn {
+  /** Names the session, for a logout to end it everywhere (ended-sessions.ts). */
+  sessionId: string;
+  claims: SignedInClaims;
+  csrfToken: string;
+}
+
+/** The session cookie's content: a login in progress, or a logged-in person. */
+type SessionData = Partial<SignedIn> & { pending?: PendingLogin; maxAge?: number };
 
 const SESSION_COOKIE = 'itinera.console';
 const SESSION_MAX_AGE_MS = 8 * 60 * 60 * 1000;
@@ -85,11 +107,11 @@ function replaceSession(ctx: Koa.Context, data: SessionData | null): void {
   (ctx as unknown as { session: SessionData | null }).session = data;
 }
 
-export function loggedInOperator(ctx: Koa.Context): ConsoleOperator | undefined {
-  const session = sessionOf(ctx);
-  const { email, role, csrfToken, programs } = session ?? {};
-  if (email === undefined || role === undefined || csrfToken === undefined) return undefined;
-  return programs === undefined ? { email, role, csrfToken } : { email, role, csrfToken, programs };
+/** The session's sign-in, if someone is signed in (a cookie from before sessions held claims counts as none). */
+export function signedIn(ctx: Koa.Context): SignedIn | undefined {
+  const { sessionId, claims, csrfToken } = sessionOf(ctx) ?? {};
+  if (sessionId === undefined || claims === undefined || csrfToken === undefined) return undefined;
+  return { sessionId, claims, csrfToken };
 }
 
 export function pendingLogin(ctx: Koa.Context): PendingLogin | undefined {
@@ -103,9 +125,13 @@ export function startPendingLogin(ctx: Koa.Context, pending: PendingLogin): void
   if (session) session.maxAge = PENDING_LOGIN_MAX_AGE_MS;
 }
 
-/** A fresh session (a new cookie value, full lifetime) for whoever just logged in, with a new CSRF token. */
-export function startOperatorSession(ctx: Koa.Context, who: Omit<ConsoleOperator, 'csrfToken'>): ConsoleOperator {
-  const operator = { ...who, csrfToken: randomBytes(32).toString('base64url') };
+/** A fresh session (a new cookie value, full lifetime, new id and CSRF token) for whoever just logged in. */
+export function startSignedInSession(ctx: Koa.Context, claims: SignedInClaims): SignedIn {
+  const operator = {
+    sessionId: randomBytes(18).toString('base64url'),
+    claims,
+    csrfToken: randomBytes(32).toString('base64url'),
+  };
   replaceSession(ctx, operator);
   // koa-session carries the pending login's short maxAge over to the session that replaces it: set it back.
   const session = sessionOf(ctx);
