@@ -11,6 +11,7 @@ import {
   createConsoleTokensTable,
   createLabelTripMetricsTable,
   createParticipantActivityTable,
+  createProfilesTable,
   createProgramConfigsTable,
   createSectionMetricsTable,
   createTripLabelCountsTable,
@@ -19,7 +20,6 @@ import {
 } from '../../shared/tables/index.js';
 import { createErrorTimeseries, createTimeseriesReader } from '../../shared/timeseries/index.js';
 import { replayDeadLetterTopic } from '../converter/replay-dead-letter-topic.js';
-import { createCassandraProfileStore } from '../gateway/store/cassandra-profile-store.js';
 import { admitToken } from '../programs/domain/admit-token.js';
 import type { DeploymentConfig } from '../programs/domain/deployment-config.js';
 import { cohortOf } from '../programs/domain/opcode.js';
@@ -86,7 +86,7 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
   const activity = createParticipantActivityTable(cql);
   const users = createUsersTable(cql);
   const labelCounts = createTripLabelCountsTable(cql);
-  const profiles = createCassandraProfileStore(cql);
+  const profiles = createProfilesTable(cql);
   const tokensTable = createConsoleTokensTable(cql);
   const listed = new Set(config.webserver.tokenList);
   const programManager = createProgramManager(createProgramConfigsTable(cql), {

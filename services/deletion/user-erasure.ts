@@ -11,10 +11,10 @@ import {
   createSectionMetricsTable,
   createTripLabelCountsTable,
   createUsercacheDocumentsTable,
+  removeProfile,
 } from '../../shared/tables/index.js';
 import { createErrorTimeseries, createTimeseriesEraser, dayOf } from '../../shared/timeseries/index.js';
 import { removeCustomLabels } from '../gateway/store/cassandra-custom-label-store.js';
-import { removeProfile } from '../gateway/store/cassandra-profile-store.js';
 import { createTripTablesEraser } from '../trip-builder/store/cassandra-trip-store.js';
 
 /** What an erasure removed, in counts (no data). */

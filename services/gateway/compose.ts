@@ -11,11 +11,11 @@ import { createPublisherPool, createUsercachePublisher } from './ingest/kafka-us
 import { createCassandraCustomLabelStore } from './store/cassandra-custom-label-store.js';
 import { createCassandraDiaryReader } from './store/cassandra-diary-reader.js';
 import { createCassandraDocumentReader } from './store/cassandra-document-store.js';
-import { createCassandraProfileStore } from './store/cassandra-profile-store.js';
 import { createPipelineStateReader } from './store/cassandra-pipeline-state-reader.js';
 import {
   createConsoleTokensTable,
   createDeletedUsersTable,
+  createProfilesTable,
   createProgramConfigsTable,
   createUsersTable,
 } from '../../shared/tables/index.js';
@@ -93,7 +93,7 @@ export function composeGateway({ config, cassandra, kafka, webLog, sendTimeoutMs
       },
       accounts: { delete: boundedDeletions((userId) => deleteUser(deletion, userId, 'user')) },
       rateLimits: createRateLimits(),
-      profiles: createCassandraProfileStore(cql),
+      profiles: createProfilesTable(cql),
       customLabels: createCassandraCustomLabelStore(cql),
       documents: createCassandraDocumentReader(cql),
       diary: createCassandraDiaryReader(cql),

@@ -1,13 +1,12 @@
 import type { Cql } from '../../shared/cassandra/index.js';
-import { createDeletedUsersTable, createUsersTable } from '../../shared/tables/index.js';
-import { createCassandraProfileStore } from '../gateway/store/cassandra-profile-store.js';
+import { createDeletedUsersTable, createProfilesTable, createUsersTable } from '../../shared/tables/index.js';
 import type { ImportAccounts } from './import-dump.js';
 
 /** Accounts for an import: registered under their e-mission uuid, with the profile /profile/create would give. */
 export function createImportAccounts(cql: Cql): ImportAccounts {
   const users = createUsersTable(cql, { cacheEntries: 1 });
   const deleted = createDeletedUsersTable(cql);
-  const profiles = createCassandraProfileStore(cql);
+  const profiles = createProfilesTable(cql);
   return {
     async ensure(uuid, token, owns, since) {
       if (await deleted.isDeleted(uuid)) return false;

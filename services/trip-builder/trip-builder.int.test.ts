@@ -8,7 +8,7 @@ import { pushEntries, settledTrips, timeline as timelineOf, tripShape as shape }
 import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
 import type { RunningConverter } from '../converter/run-converter.js';
 import { matches, type ReferenceTrip } from '../../test/helpers/evaluate-trips.js';
-import { median } from './domain/geo.js';
+import { median } from '../../shared/geo/geo.js';
 import { type MotionTypeName, predictModeWithStops } from './domain/modes/index.js';
 import type { RunningTripBuilder } from './run-trip-builder.js';
 import { createTimeseriesReader } from '../../shared/timeseries/index.js';

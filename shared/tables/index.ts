@@ -1,7 +1,7 @@
 /**
  * The tables more than one service reads or writes, one module each: the table's name, its row type and every
  * statement on it live in that module and nowhere else. Tables only one service uses stay with that service's
- * store (the trip builder's trips, the gateway's profiles and custom labels); the timeseries tables are
+ * store (the trip builder's trips, the gateway's custom labels); the timeseries tables are
  * shared/timeseries.
  */
 export * from './composite-entries.js';
@@ -17,3 +17,4 @@ export * from './usercache-documents.js';
 export * from './users.js';
 export * from './transit-stops.js';
 export * from './program-configs.js';
+export * from './profiles.js';

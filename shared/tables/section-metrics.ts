@@ -55,7 +55,10 @@ export function createSectionMetricsTable(cql: Cql): SectionMetricsTable {
       query: `DELETE FROM ${TABLE} WHERE day = ? AND user_id = ? AND start_ts = ?`,
       params: [dayOf(startTs), userId, startTs],
     }),
-    removeUserDay: (userId, day) => ({ query: `DELETE FROM ${TABLE} WHERE day = ? AND user_id = ?`, params: [day, userId] }),
+    removeUserDay: (userId, day) => ({
+      query: `DELETE FROM ${TABLE} WHERE day = ? AND user_id = ?`,
+      params: [day, userId],
+    }),
     async scan(userId, startTs, endTs, visit, limits) {
       const query = userId
         ? `SELECT ${COLUMNS} FROM ${TABLE} WHERE day = ? AND user_id = ?`

@@ -1,4 +1,4 @@
-import { haversine, type LonLat } from '../../services/trip-builder/domain/geo.js';
+import { haversine, type LonLat } from '../../shared/geo/geo.js';
 import { modeName } from '../../services/trip-builder/domain/diary/trip-geojson.js';
 import type { BuiltTrip } from '../../services/trip-builder/domain/timeline/build-trips.js';
 import type { GroundTruthTrip } from './real-days.js';

@@ -1,4 +1,4 @@
-import { haversine } from '../../trip-builder/domain/geo.js';
+import { haversine } from '../../../shared/geo/geo.js';
 import { type CompositeTrip, isFiniteNumber, locationLonLat, lonLatOf } from './composite-trip.js';
 
 /** A position in degrees, as a researcher export names it. */

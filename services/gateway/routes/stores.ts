@@ -80,12 +80,7 @@ export interface PipelineStateReader {
   tripCounts(userId: string): Promise<TripCounts>;
 }
 
-export interface ProfileStore {
-  get(userId: string): Promise<Record<string, unknown> | undefined>;
-  /** Shallow `$set` of the given fields, as e-mission's `/profile/update`. */
-  update(userId: string, fields: Record<string, unknown>): Promise<void>;
-  create(userId: string, doc: Record<string, unknown>): Promise<void>;
-}
+export type { ProfilesTable as ProfileStore } from '../../../shared/tables/index.js';
 
 /** A user's own account deletion (services/deletion): every row in every table, and the token. */
 export interface AccountDeletion {

@@ -1,4 +1,4 @@
-import type { LonLat } from './geo.js';
+import type { LonLat } from '../../../shared/geo/geo.js';
 
 /**
  * The three streams the trip builder reads, reduced to what the algorithms use. They come from converted

@@ -1,5 +1,5 @@
 import { MotionType } from '../../../../shared/events/emission-enums.js';
-import { haversine } from '../geo.js';
+import { haversine } from '../../../../shared/geo/geo.js';
 import type { LocationPoint } from '../observations.js';
 import type { SectionCut } from '../sections/segment-sections.js';
 import { extrapolateStart } from './extrapolate-start.js';

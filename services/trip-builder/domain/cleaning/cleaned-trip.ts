@@ -1,4 +1,4 @@
-import type { LonLat } from '../geo.js';
+import type { LonLat } from '../../../../shared/geo/geo.js';
 import type { PredictedModeName } from '../modes/predicted-modes.js';
 
 /**

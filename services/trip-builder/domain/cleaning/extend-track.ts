@@ -1,4 +1,4 @@
-import type { LonLat } from '../geo.js';
+import type { LonLat } from '../../../../shared/geo/geo.js';
 import type { CleanedSection } from './cleaned-trip.js';
 
 /** A step added to a section's track: how far it goes and how fast. */

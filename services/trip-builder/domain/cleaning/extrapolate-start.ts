@@ -1,5 +1,5 @@
 import { MotionType } from '../../../../shared/events/emission-enums.js';
-import { haversine, median, percentile } from '../geo.js';
+import { haversine, median, percentile } from '../../../../shared/geo/geo.js';
 import { BICYCLING_SPEED_MAX_MS, WALKING_SPEED_MAX_MS } from '../sections/flip-flop.js';
 import { isFoot } from '../sections/motion-changes.js';
 import type { PlaceAnchor } from './cleaned-trip.js';

@@ -1,4 +1,4 @@
-import { haversine, percentile } from '../geo.js';
+import { haversine, percentile } from '../../../../shared/geo/geo.js';
 import type { LocationPoint } from '../observations.js';
 
 /** Speeds above Q3 + this × IQR of a section's speeds are jumps (Tukey's "far out" fence). */

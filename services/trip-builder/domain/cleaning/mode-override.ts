@@ -1,5 +1,5 @@
 import { MotionType } from '../../../../shared/events/emission-enums.js';
-import { percentile } from '../geo.js';
+import { percentile } from '../../../../shared/geo/geo.js';
 
 const KMH = 1000 / 3600;
 /** Faster than any road: a plane or high-speed rail. */

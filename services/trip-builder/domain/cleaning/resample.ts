@@ -1,4 +1,4 @@
-import { haversine, type LonLat } from '../geo.js';
+import { haversine, type LonLat } from '../../../../shared/geo/geo.js';
 
 /** Cleaned sections are resampled on a fixed clock so every section's geometry has comparable density. */
 export const RESAMPLE_INTERVAL_S = 30;

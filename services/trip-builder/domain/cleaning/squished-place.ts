@@ -1,4 +1,4 @@
-import { haversine, type LonLat } from '../geo.js';
+import { haversine, type LonLat } from '../../../../shared/geo/geo.js';
 import type { CleanedSection } from './cleaned-trip.js';
 import { extendStart } from './extend-track.js';
 

@@ -1,6 +1,6 @@
 import { MotionType } from '../../../../shared/events/emission-enums.js';
 import { isoLocal, localDate } from '../../../../shared/time/local-time.js';
-import type { LonLat } from '../geo.js';
+import type { LonLat } from '../../../../shared/geo/geo.js';
 import type { BuiltTrip } from '../timeline/build-trips.js';
 import type { CleanedSection } from '../cleaning/cleaned-trip.js';
 import { objectId } from '../../../../shared/ids/object-id.js';

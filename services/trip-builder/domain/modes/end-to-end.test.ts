@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LonLat } from '../geo.js';
+import type { LonLat } from '../../../../shared/geo/geo.js';
 import { toOsmPbf } from './fixtures/osm-pbf-writer.js';
 import { FIXTURE_ELEMENTS, PLACES, toOsmXml } from './fixtures/transit-fixture.js';
 import { osmFormatOf } from './osm-reader.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type LonLat, median } from '../geo.js';
+import { type LonLat, median } from '../../../../shared/geo/geo.js';
 import { busStop, fakeStop, railStation, route } from './fake-stops.js';
 import type { MotionTypeName } from './predicted-modes.js';
 import {

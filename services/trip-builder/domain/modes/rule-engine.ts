@@ -1,4 +1,4 @@
-import type { LonLat } from '../geo.js';
+import type { LonLat } from '../../../../shared/geo/geo.js';
 import { collapseTransitModes, isWalkingSpeed } from './collapse-modes.js';
 import {
   isPredictedModeName,

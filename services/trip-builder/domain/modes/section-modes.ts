@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import type { CleanedSection } from '../cleaning/cleaned-trip.js';
-import { median } from '../geo.js';
+import { median } from '../../../../shared/geo/geo.js';
 import type { BuiltTrip } from '../timeline/build-trips.js';
 import { motionTypeName, type PredictedModeName, PredictedModeType } from './predicted-modes.js';
 import { predictModeWithoutStops, predictModeWithStops, type SectionForModeInference } from './rule-engine.js';

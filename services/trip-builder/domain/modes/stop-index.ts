@@ -1,5 +1,5 @@
 import KDBush from 'kdbush';
-import type { LonLat } from '../geo.js';
+import type { LonLat } from '../../../../shared/geo/geo.js';
 import type { TransitElement } from './osm-elements.js';
 import { type OsmSource, readTransitElements } from './osm-reader.js';
 import {

@@ -1,4 +1,4 @@
-import type { LonLat } from '../geo.js';
+import type { LonLat } from '../../../../shared/geo/geo.js';
 
 /** OSM tags, key to value. */
 export type OsmTags = Readonly<Record<string, string>>;

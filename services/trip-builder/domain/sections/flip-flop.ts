@@ -1,5 +1,5 @@
 import { MotionType } from '../../../../shared/events/emission-enums.js';
-import { haversine, median } from '../geo.js';
+import { haversine, median } from '../../../../shared/geo/geo.js';
 import type { LocationPoint } from '../observations.js';
 import { type ChangeMotion, isFoot, isMotorized, type MotionChange } from './motion-changes.js';
 

@@ -1,5 +1,5 @@
 import { MotionType, Transition } from '../../../../shared/events/emission-enums.js';
-import { haversine } from '../geo.js';
+import { haversine } from '../../../../shared/geo/geo.js';
 import type { LocationPoint, MotionPoint, TransitionPoint } from '../observations.js';
 import { mergeFlipFlops } from './flip-flop.js';
 import {

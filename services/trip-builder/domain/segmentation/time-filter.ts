@@ -1,4 +1,4 @@
-import { haversine, median } from '../geo.js';
+import { haversine, median } from '../../../../shared/geo/geo.js';
 import type { LocationPoint, MotionPoint, TransitionPoint } from '../observations.js';
 import { hasMotionBetween, isRestartBetween, stoppedMovingAfter } from './restart-checking.js';
 import type { Segmentation, SegmentationPoint } from './segment-points.js';

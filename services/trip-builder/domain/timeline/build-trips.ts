@@ -1,4 +1,4 @@
-import { haversine, type LonLat } from '../geo.js';
+import { haversine, type LonLat } from '../../../../shared/geo/geo.js';
 import type { LocationPoint, Observations } from '../observations.js';
 import { cleanTrip, MIN_TRIP_DISTANCE_M } from '../cleaning/clean-trip.js';
 import type { CleanedSection, CleanedStop, Movement, PendingUntracked, PlaceAnchor } from '../cleaning/cleaned-trip.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { emissionFixturesDir } from '../../../../test/helpers/fixtures.js';
 import { MotionType, State, Transition } from '../../../../shared/events/emission-enums.js';
-import { haversine } from '../geo.js';
+import { haversine } from '../../../../shared/geo/geo.js';
 import { type LocationPoint, type MotionPoint, type TimeseriesLike, toObservations } from '../observations.js';
 import { fixAt, northOf } from '../fixtures/fixes.js';
 import { buildTrips } from './build-trips.js';

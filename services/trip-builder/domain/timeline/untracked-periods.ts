@@ -1,4 +1,4 @@
-import { haversine } from '../geo.js';
+import { haversine } from '../../../../shared/geo/geo.js';
 import type { BuiltTrip } from './build-trips.js';
 
 /**

@@ -1,7 +1,17 @@
-import type { Cql } from '../../../shared/cassandra/index.js';
-import type { ProfileStore } from '../routes/stores.js';
+import type { Cql } from '../cassandra/index.js';
 
-export function createCassandraProfileStore(cql: Cql): ProfileStore {
+/**
+ * Table `profiles` (schemas/cql/001): each user's profile document, as e-mission keeps it. Written by registration
+ * (the gateway, an import) and `/profile/update`; read by the gateway and the console; removed by deletion.
+ */
+export interface ProfilesTable {
+  get(userId: string): Promise<Record<string, unknown> | undefined>;
+  /** Shallow `$set` of the given fields, as e-mission's `/profile/update`. */
+  update(userId: string, fields: Record<string, unknown>): Promise<void>;
+  create(userId: string, doc: Record<string, unknown>): Promise<void>;
+}
+
+export function createProfilesTable(cql: Cql): ProfilesTable {
   async function get(userId: string) {
     const rs = await cql.read('SELECT doc FROM profiles WHERE user_id = ?', [userId]);
     const doc = rs.rows[0]?.['doc'];
