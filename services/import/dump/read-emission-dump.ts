@@ -130,12 +130,27 @@ function classifyBrace(text: Buffer, complete: boolean): DumpFormat | undefined 
   return isJsonObject(first) || isJsonObject(second) ? 'ndjson' : { refused: ONE_OBJECT };
 }
 
-async function sniffFormat(file: string): Promise<DumpFormat> {
+/**
+ * The format, from the first bytes past any leading whitespace. Whitespace is counted, not kept: a file of nothing
+ * else (a gzip can inflate a few KB into gigabytes of spaces) holds no memory, and past the file bound it is
+ * refused.
+ */
+async function sniffFormat(file: string, bounds: DumpBounds): Promise<DumpFormat> {
   const text = openText(file);
   let head = Buffer.alloc(0);
+  let total = 0;
   try {
     for await (const chunk of text) {
-      head = Buffer.concat([head, chunk as Buffer]);
+      total += (chunk as Buffer).length;
+      if (total > bounds.maxFileBytes) return { refused: `more than ${bounds.maxFileBytes} bytes once decompressed` };
+      let bytes = chunk as Buffer;
+      if (head.length === 0) {
+        let start = 0;
+        while (start < bytes.length && WHITESPACE.has(bytes[start] as number)) start++;
+        bytes = bytes.subarray(start);
+        if (bytes.length === 0) continue;
+      }
+      head = Buffer.concat([head, bytes]);
       const format = classify(head, false);
       if (format !== undefined) return format;
     }
@@ -303,7 +318,7 @@ export async function* readEmissionFile(
   };
   let format: DumpFormat;
   try {
-    format = await sniffFormat(file);
+    format = await sniffFormat(file, reading.bounds);
   } catch (err) {
     if (isSystemError(err)) throw err;
     format = { refused: messageOf(err) };
