@@ -16,7 +16,10 @@ async function main(): Promise<void> {
     ...config.kafka,
     clientId: 'itinera-gateway',
     logger,
-    retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 2000 },
+    // A broker's clean restart moves its partition leaderships away: a put in flight sees the connection close or
+    // "not leader", refreshes metadata and sends again. About 8 s of retries rides that out (the cluster suite's
+    // rolling restart); a broker down for longer answers 503, and kafka.ack_timeout_ms still bounds the whole put.
+    retry: { retries: 5, initialRetryTime: 300, maxRetryTime: 3000 },
   });
   const gateway = composeGateway({ config, cassandra, kafka, webLog: createWebLog(config.log.web, config.log.level) });
   const server = createApp(gateway.deps).listen(config.webserver.port, config.webserver.host);

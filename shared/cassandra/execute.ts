@@ -21,8 +21,10 @@ function wrap(err: unknown, query: string): never {
 }
 
 /**
- * Every query goes through here: always prepared, always at an explicit consistency level, and writes that
- * are upserts by primary key are marked idempotent so the driver may retry them after a timeout.
+ * Every query goes through here: always prepared, always at an explicit consistency level. Reads, and writes that
+ * are upserts by primary key, are marked idempotent: the driver then tries the next replica when a node's connection
+ * drops or times out under a request (a node draining for a restart does exactly that). Unmarked, the driver hands
+ * such an error straight to the caller, and a phone's put answered 503 during a clean rolling restart.
  */
 export function createCql(client: CassandraClient) {
   return {
@@ -31,6 +33,7 @@ export function createCql(client: CassandraClient) {
         return await client.execute(query, params, {
           prepare: true,
           consistency: consistencies.localQuorum,
+          isIdempotent: true,
           ...options,
         });
       } catch (err) {

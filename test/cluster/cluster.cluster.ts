@@ -38,7 +38,7 @@ import {
 } from './faults.js';
 import { longestGap, newTally, runPhone, type PushedUser } from './phones.js';
 import { PACE, paceOf, PHONES, useClusterRig } from './rig.js';
-import { restartInTurn } from './rolling-restart.js';
+import { restartAt, restartInTurn, type Restart } from './rolling-restart.js';
 
 const rig = useClusterRig('cluster');
 /** Every slice pushed once before any fault: the reference both tests compare with. */
@@ -128,7 +128,7 @@ describe('the three-node cluster', () => {
     const phones = Array.from({ length: PHONES }, (_, p) =>
       runPhone(rig.gateways, p, 'rr', stopPhones.signal, tally, paceOf(p)),
     );
-    let restarts: string[] = [];
+    let restarts: Restart[] = [];
     const restarting = { from: Date.now(), to: Number.POSITIVE_INFINITY };
     try {
       restarts = await restartInTurn(rig);
@@ -146,12 +146,16 @@ describe('the three-node cluster', () => {
     process.stdout.write(
       [
         '',
-        `rolling restart: ${restarts.join(', ')} (stop, start, back in sync)`,
+        `rolling restart: ${restarts.map((r) => `${r.node} ${((r.to - r.from) / 1000).toFixed(0)} s`).join(', ')} (stop, start, back in sync)`,
         `  puts: ${[...tally.statuses.entries()].map(([s, n]) => `${s === 0 ? 'no answer' : s} x${n}`).join(', ')}; longest gap in acknowledged puts while the nodes restarted ${(longestGap(duringRestarts) / 1000).toFixed(1)} s`,
         `  ${users.length} users, ${entries} entries stored exactly once; ${trips} trips equal to the calm build`,
         '',
       ].join('\n'),
     );
+    expect(
+      tally.refusals.map((r) => `${r.status} during ${restartAt(restarts, r.at)}: ${r.said}`),
+      'puts not acknowledged',
+    ).toEqual([]);
     expect([...tally.statuses.keys()]).toEqual([200]);
   });
 });

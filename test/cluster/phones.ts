@@ -38,10 +38,12 @@ export interface PutTally {
   dishonest: string[];
   /** When each put was acknowledged (200), ms since the epoch. */
   acks: number[];
+  /** Every answer but 200: when it came, its status and what the gateway said, to tell which fault caused it. */
+  refusals: { at: number; status: number; said: string }[];
 }
 
 export function newTally(): PutTally {
-  return { statuses: new Map(), dishonest: [], acks: [] };
+  return { statuses: new Map(), dishonest: [], acks: [], refusals: [] };
 }
 
 export interface PushedUser {
@@ -112,6 +114,7 @@ async function putUntilAccepted(
       tally.acks.push(Date.now());
       return;
     }
+    tally.refusals.push({ at: Date.now(), status: res.status, said: JSON.stringify(res.body ?? null).slice(0, 300) });
     if (res.status === 503) {
       if (!(Number(res.headers?.get('retry-after')) > 0)) tally.dishonest.push('503 without Retry-After');
     } else if (res.status !== 0) {
