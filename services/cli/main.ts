@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { deleteUser } from './commands/delete-user.js';
+import { deleteUser, operatorName } from './commands/delete-user.js';
 import { errors } from './commands/errors.js';
 import { exportFiles, exportOptions } from './commands/export.js';
 import { compare } from './commands/compare.js';
@@ -12,6 +12,7 @@ import { archiveProgram } from './commands/program-archive.js';
 import { parseSince, replayDeadLetters } from './commands/replay-dead-letters.js';
 import { resetAll, resetOneUser } from './commands/reset-pipeline.js';
 import { retention } from './commands/retention.js';
+import { revokeTokens } from './commands/revoke-tokens.js';
 import { transitImport } from './commands/transit-import.js';
 import { user } from './commands/user.js';
 import { fail, withSession } from './session.js';
@@ -38,7 +39,10 @@ const HELP = `itinera <command> [options]   (operator commands; exit 0 on succes
     [-d YYYY-MM-DD] [--dry-run]     start) now, from the raw timeseries; other users are not touched
   user <token or uuid>              what the timeseries holds for one user, by key
   delete-user <token or uuid>       delete the account and all its data from every table and the compacted
-    [--yes]                         topic; the token then gets 403. Without --yes, only says what it would do
+    [--yes] [--revoke-token]        topic; the token then gets 403. Without --yes, only says what it would do;
+                                    --revoke-token also revokes the token, so it cannot register again
+  revoke-tokens <token>...          revoke tokens for good: every gateway refuses them within 30 s, in every
+    --reason <text>                 auth mode; their accounts and data stay until deleted. Audited
   labels <token or uuid>            a day's trips with their labels and notes (and their places'), and the
     [-d YYYY-MM-DD]                 inputs around it that label nothing, with the reason (default: the last day)
   export <format> (-u <user> | -a   one file per user and UTC day with data, DIR/<uuid>/<date>.<ext>; formats
@@ -108,6 +112,7 @@ async function main(argv: string[]): Promise<number> {
       'label-options': { type: 'string' },
       note: { type: 'string' },
       force: { type: 'boolean' },
+      'revoke-token': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -149,7 +154,12 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'delete-user': {
       const who = positionals[0] ?? fail('delete-user needs a token or a uuid');
-      return withSession((s) => deleteUser(s, who, values.yes === true));
+      return withSession((s) => deleteUser(s, who, values.yes === true, values['revoke-token'] === true));
+    }
+    case 'revoke-tokens': {
+      if (positionals.length === 0) fail('revoke-tokens needs one or more tokens');
+      const reason = values.reason?.trim() || fail('revoke-tokens needs --reason <text>: it is kept with each token');
+      return withSession((s) => revokeTokens(s, positionals, operatorName(), reason));
     }
     case 'retention':
       return withSession((s) => retention(s, values.days, dryRun));

@@ -195,6 +195,10 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
       async refused() {
         return { rows: await tokensTable.listRefused(7) };
       },
+      revoke: (tokens, by, reason) => tokensTable.revoke(tokens, by, reason),
+      async revoked() {
+        return { rows: await tokensTable.listRevoked() };
+      },
     },
     programs: programManager,
     jobs: createJobRegistry(logger),

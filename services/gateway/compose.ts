@@ -78,7 +78,11 @@ export function composeGateway({ config, cassandra, kafka, webLog, sendTimeoutMs
     deps: {
       config,
       users,
-      tokens: { isIssued: (token) => consoleTokens.isIssued(token), refused: refusals.refused },
+      tokens: {
+        isIssued: (token) => consoleTokens.isIssued(token),
+        isRevoked: (token) => consoleTokens.isRevoked(token),
+        refused: refusals.refused,
+      },
       programs: createProgramDirectory(createProgramConfigsTable(cql), {
         refreshMs: config.webserver.programRefreshMs,
         onProblem: (message) => webLog.warn(message),

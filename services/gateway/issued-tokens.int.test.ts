@@ -61,6 +61,17 @@ describe('tokens issued by the console, in token_list mode', () => {
     expect((await gw.post('/profile/get', { user: token })).status).toBe(403);
   });
 
+  it('When an operator revokes an issued token, then every call with it answers 403 and the console lists why', async () => {
+    const token = 'nrelop_study_default_Revoked0123456789abcdefghijklm';
+    await tokens.issue([token], 'study', 'default', 'operator@itinera.local');
+    // Revoked before this gateway ever saw it: its "not revoked" belief (30 s) has nothing to outlive.
+    expect(await tokens.revoke([token], 'operator@itinera.local', 'lost phone')).toEqual([token]);
+    for (const path of ['/profile/create', '/usercache/put', '/usercache/get', '/pipeline/get_complete_ts'])
+      expect([path, (await gw.post(path, { user: token, phone_to_server: [] })).status]).toEqual([path, 403]);
+    const row = await waitFor(() => refused(token), 10_000, 'the refusal');
+    expect(row.reason).toBe('revoked by an operator');
+  });
+
   it('When a phone hammers one refused token 200 times, then it is written once', async () => {
     const token = 'nrelop_study_default_Hammered456789abcdefghijklmnop';
     const before = refusedWrites;
@@ -91,6 +102,10 @@ describe('tokens issued by the console, in token_list mode', () => {
       expect((await secretGw.post('/profile/create', { user: 'Zq8wrong_participant_7' })).status).toBe(403);
       const row = await waitFor(() => refused('Zq8wrong_participant_7'), 10_000, 'the refusal');
       expect(row.reason).toBe('no accepted secret prefix');
+      // A revocation holds in this mode too: the token with the right prefix registered, then is refused.
+      expect((await secretGw.post('/profile/create', { user: 'Zq8secret_participant_8' })).status).toBe(200);
+      await tokens.revoke(['Zq8secret_participant_9'], 'operator@itinera.local', 'left the study');
+      expect((await secretGw.post('/profile/create', { user: 'Zq8secret_participant_9' })).status).toBe(403);
     } finally {
       await secretGw.close();
     }

@@ -48,6 +48,28 @@ describe('console tokens', () => {
     expect(reads).toBe(3);
   });
 
+  it('When a token is revoked, then another process sees it within its "not revoked" time and for good after', async () => {
+    let reads = 0;
+    const counted = { ...env.cql, read: (...args: Parameters<Cql['read']>) => ((reads += 1), env.cql.read(...args)) };
+    const gateway = createConsoleTokensTable(counted as Cql, { notRevokedTtlMs: 200 });
+    expect(await gateway.isRevoked('nrelop_study_g1_kept')).toBe(false);
+    expect(await gateway.isRevoked('nrelop_study_g1_kept')).toBe(false);
+    expect(reads).toBe(1);
+    expect(await table.revoke(['nrelop_study_g1_kept', 'nrelop_study_g1_kept'], 'op@itinera.local', 'lost')).toEqual([
+      'nrelop_study_g1_kept',
+    ]);
+    await new Promise((r) => setTimeout(r, 250));
+    for (let i = 0; i < 3; i += 1) expect(await gateway.isRevoked('nrelop_study_g1_kept')).toBe(true);
+    await new Promise((r) => setTimeout(r, 250));
+    expect(await gateway.isRevoked('nrelop_study_g1_kept')).toBe(true);
+    expect(reads).toBe(2);
+    // A second revocation changes nothing of the first.
+    expect(await table.revoke(['nrelop_study_g1_kept'], 'other@itinera.local', 'again')).toEqual([]);
+    const row = (await table.listRevoked()).find((r) => r.token === 'nrelop_study_g1_kept');
+    expect(row).toMatchObject({ revokedBy: 'op@itinera.local', reason: 'lost' });
+    expect(Math.abs(row!.revokedTs - nowS())).toBeLessThan(60);
+  });
+
   it('When refusals are recorded, then listRefused shows one row per token, newest first, summed over the days', async () => {
     // Times within today's and yesterday's UTC days, whatever the time of day the test runs.
     const today = Math.floor(nowS() / 86_400) * 86_400 + 20;

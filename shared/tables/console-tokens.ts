@@ -3,12 +3,14 @@ import type { Cql } from '../cassandra/index.js';
 import { forEachBounded } from '../runtime/for-each-bounded.js';
 
 /**
- * Tables `issued_tokens` and `refused_tokens` (schemas/cql/013). The console issues participant tokens and lists
- * the refused ones; the gateway accepts issued tokens in `token_list` mode (`isIssued`) and records the tokens it
- * refuses (`recordRefusal`, which the gateway throttles: services/gateway/auth/refusal-log.ts).
+ * Tables `issued_tokens` and `refused_tokens` (schemas/cql/013) and `revoked_tokens` (schemas/cql/017). The console
+ * issues participant tokens and lists the refused ones; the gateway accepts issued tokens in `token_list` mode
+ * (`isIssued`), refuses revoked ones in every mode (`isRevoked`) and records the tokens it refuses (`recordRefusal`,
+ * which the gateway throttles: services/gateway/auth/refusal-log.ts). Operators revoke from the console or the CLI.
  */
 const ISSUED = 'issued_tokens';
 const REFUSED = 'refused_tokens';
+const REVOKED = 'revoked_tokens';
 
 /** How long refused tokens are kept: the table's `default_time_to_live`, in days. */
 export const REFUSED_TOKENS_DAYS = 30;
@@ -32,6 +34,14 @@ export interface RefusalTally {
   firstTs: number;
 }
 
+export interface RevokedToken {
+  token: string;
+  /** Unix seconds. */
+  revokedTs: number;
+  revokedBy: string;
+  reason: string;
+}
+
 export interface ConsoleTokensTable {
   /** Records tokens as issued for a program and subgroup, by an operator; issuing a token again rewrites its row. */
   issue(tokens: readonly string[], program: string, subgroup: string, by: string): Promise<void>;
@@ -48,6 +58,18 @@ export interface ConsoleTokensTable {
    * row per token (attempts summed over the days). Reads at most `maxRows` rows, newest days first.
    */
   listRefused(days: number, options?: { maxRows?: number }): Promise<RefusedToken[]>;
+  /**
+   * Revokes tokens for good: revoking one again keeps its first revocation (when, by whom, why). Answers the tokens
+   * this call revoked, without those that already were.
+   */
+  revoke(tokens: readonly string[], by: string, reason: string): Promise<string[]>;
+  /**
+   * Whether the token was revoked. "Revoked" is believed for good; "not revoked" for `notRevokedTtlMs`, the longest a
+   * gateway goes on accepting a token after its revocation.
+   */
+  isRevoked(token: string): Promise<boolean>;
+  /** Revoked tokens, most recently revoked first; reads at most `maxRows` rows. */
+  listRevoked(options?: { maxRows?: number }): Promise<RevokedToken[]>;
 }
 
 export interface ConsoleTokensOptions {
@@ -60,6 +82,8 @@ export interface ConsoleTokensOptions {
    * just before still refuses it. @defaultValue 10000
    */
   notIssuedTtlMs?: number;
+  /** How long "not revoked" is believed: a revocation reaches every gateway within this. @defaultValue 30000 */
+  notRevokedTtlMs?: number;
 }
 
 /** Days since 1970-01-01 of a Unix-seconds time, in UTC: the partition of refused_tokens. */
@@ -79,10 +103,17 @@ function unixSeconds(value: unknown): number {
 
 export function createConsoleTokensTable(
   cql: Cql,
-  { cacheEntries = 100_000, issuedTtlMs = 600_000, notIssuedTtlMs = 10_000 }: ConsoleTokensOptions = {},
+  {
+    cacheEntries = 100_000,
+    issuedTtlMs = 600_000,
+    notIssuedTtlMs = 10_000,
+    notRevokedTtlMs = 30_000,
+  }: ConsoleTokensOptions = {},
 ): ConsoleTokensTable {
   // Bounded: in token_list mode every refused token is looked up, and a client may send any number of them.
   const known = new LRUCache<string, boolean>({ max: cacheEntries, ttl: issuedTtlMs });
+  // Every caller's token is looked up here; a revocation is final, so only "not revoked" needs to be asked again.
+  const revoked = new LRUCache<string, boolean>({ max: cacheEntries, ttl: notRevokedTtlMs });
   return {
     async issue(tokens, program, subgroup, by) {
       const now = new Date();
@@ -115,6 +146,45 @@ export function createConsoleTokensTable(
           Math.min(tally.attempts, 2 ** 31 - 1),
         ],
       );
+    },
+    async revoke(tokens, by, reason) {
+      const now = new Date();
+      const done: string[] = [];
+      await forEachBounded([...new Set(tokens)], 16, async (token) => {
+        // IF NOT EXISTS: a second revocation leaves the first one's record as it was.
+        const rs = await cql.conditional(
+          `INSERT INTO ${REVOKED} (user_token, revoked_at, revoked_by, reason) VALUES (?, ?, ?, ?) IF NOT EXISTS`,
+          [token, now, by, reason],
+        );
+        if (rs.rows[0]?.['[applied]'] === true) done.push(token);
+        revoked.set(token, true, { ttl: 0 });
+      });
+      return done;
+    },
+    async isRevoked(token) {
+      const cached = revoked.get(token);
+      if (cached !== undefined) return cached;
+      const rs = await cql.read(`SELECT user_token FROM ${REVOKED} WHERE user_token = ?`, [token]);
+      const isRevoked = rs.rows.length > 0;
+      revoked.set(token, isRevoked, isRevoked ? { ttl: 0 } : {});
+      return isRevoked;
+    },
+    async listRevoked({ maxRows = 10_000 } = {}) {
+      const rows: RevokedToken[] = [];
+      for await (const row of cql.iterate(
+        `SELECT user_token, revoked_at, revoked_by, reason FROM ${REVOKED}`,
+        [],
+        Math.min(1000, maxRows),
+      )) {
+        rows.push({
+          token: String(row['user_token']),
+          revokedTs: unixSeconds(row['revoked_at']),
+          revokedBy: String(row['revoked_by'] ?? ''),
+          reason: String(row['reason'] ?? ''),
+        });
+        if (rows.length >= maxRows) break;
+      }
+      return rows.sort((a, b) => b.revokedTs - a.revokedTs || (a.token < b.token ? -1 : 1));
     },
     async listRefused(days, { maxRows = 10_000 } = {}) {
       const today = utcDay(Date.now() / 1000);

@@ -296,6 +296,48 @@ describe('the console of a deployment serving several programs', () => {
     expect(await refusedTokens(login.operator)).toEqual([...REFUSED].sort());
   });
 
+  it('When tokens are revoked, then alpha’s admin revokes alpha’s only, readers see them masked, and the table holds who and why', async () => {
+    const [alphaToken, alphaCar] = PARTICIPANTS.alpha as [string, string];
+    const betaToken = PARTICIPANTS.beta[0]!;
+    expect((await call(login.reader, 'tokens/revoke', { tokens: [alphaToken], reason: 'lost phone' })).status).toBe(
+      403,
+    );
+    const mixed = await call(login.alpha, 'tokens/revoke', { tokens: [alphaToken, betaToken], reason: 'lost phone' });
+    expect([mixed.status, mixed.body.error.message]).toEqual([403, expect.stringMatching(/^1 of the tokens name/)]);
+    expect((await call(login.alpha, 'tokens/revoke', { tokens: [alphaToken], reason: '\u202e' })).status).toBe(400);
+    expect((await call(login.alpha, 'tokens/revoke', { tokens: [alphaToken], reason: 'lost phone' })).body).toEqual({
+      revoked: 1,
+      alreadyRevoked: 0,
+    });
+    const again = await call(login.operator, 'tokens/revoke', { tokens: [alphaToken], reason: 'second thoughts' });
+    expect(again.body).toEqual({ revoked: 0, alreadyRevoked: 1 });
+    // By participant: another program's uuid is the 404 of a uuid nobody has.
+    expect((await call(login.alpha, `participants/${ids.beta[0]}/revoke-token`, { reason: 'left' })).status).toBe(404);
+    const byUser = await call(login.alpha, `participants/${ids.alpha[1]}/revoke-token`, { reason: 'left the study' });
+    expect(byUser.body).toEqual({ revoked: 1, alreadyRevoked: 0 });
+
+    const fresh = createConsoleTokensTable(env.cql);
+    expect([
+      await fresh.isRevoked(alphaToken),
+      await fresh.isRevoked(alphaCar),
+      await fresh.isRevoked(betaToken),
+    ]).toEqual([true, true, false]);
+    const listed = (await call(login.operator, 'tokens/revoked')).body.rows.filter((r: any) =>
+      PARTICIPANTS.alpha.includes(r.token),
+    );
+    // The first revocation stands: its author and reason, not the second call's.
+    expect(listed.map((r: any) => [r.token, r.revokedBy, r.reason]).sort()).toEqual(
+      [
+        [alphaToken, ALPHA_ADMIN, 'lost phone'],
+        [alphaCar, ALPHA_ADMIN, 'left the study'],
+      ].sort(),
+    );
+    expect((await call(login.beta, 'tokens/revoked')).body.rows).toEqual([]);
+    const masked = (await call(login.reader, 'tokens/revoked')).body.rows.map((r: any) => r.token);
+    expect(masked).not.toContain(alphaToken);
+    expect(masked).toHaveLength(listed.length);
+  });
+
   it('When programs are read and changed, then each sees its own, versions must rise, and creating is the deployment’s', async () => {
     const names = async (who: ConsoleLogin) => (await call(who, 'programs')).body.programs.map((p: any) => p.program);
     expect(await names(login.alpha)).toEqual(['alpha']);

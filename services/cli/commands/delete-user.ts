@@ -6,6 +6,7 @@ import { createDeletedUsersTable, createUsersTable } from '../../../shared/table
 import { deleteUser as deleteAccount } from '../../deletion/delete-user.js';
 import { createUserErasure } from '../../deletion/user-erasure.js';
 import { resolveUser, type Session } from '../session.js';
+import { revokeTokens } from './revoke-tokens.js';
 
 /** The operator running the command, for the audit line. */
 export function operatorName(): string {
@@ -23,14 +24,22 @@ export function accountDeletion(s: Session, producer: ReturnType<typeof createId
 }
 
 /**
- * `itinera delete-user <token or uuid> --yes`: deletes the account and every row of its data (services/deletion).
- * Without --yes it only says what it would do: there is no undo.
+ * `itinera delete-user <token or uuid> --yes [--revoke-token]`: deletes the account and every row of its data
+ * (services/deletion); with --revoke-token its token is revoked first, so no phone registers with it again. Without
+ * --yes it only says what it would do: there is no undo.
  */
-export async function deleteUser(s: Session, who: string, confirmed: boolean): Promise<number> {
+export async function deleteUser(s: Session, who: string, confirmed: boolean, revokeToken = false): Promise<number> {
   const uuid = await resolveUser(s, who);
   if (!confirmed) {
-    process.stdout.write(`would delete user ${uuid} and all its data; run again with --yes to delete\n`);
+    process.stdout.write(
+      `would delete user ${uuid} and all its data${revokeToken ? ' and revoke its token' : ''}; run again with --yes to delete\n`,
+    );
     return 1;
+  }
+  if (revokeToken) {
+    // Before the deletion: once the account is gone, nothing ties the uuid to its token any more.
+    const token = (await createUsersTable(s.cql, { cacheEntries: 1 }).findByUuid(uuid))?.userEmail;
+    if (token !== undefined) await revokeTokens(s, [token], operatorName(), 'account deleted');
   }
   const producer = createIdempotentProducer(s.kafka);
   await producer.connect();

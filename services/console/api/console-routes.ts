@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ForbiddenError, NotFoundError } from '../../../shared/errors/index.js';
+import { loggableToken } from '../../../shared/ids/token-digest.js';
 import type { Logger } from '../../../shared/logger/index.js';
 import type { LetterChoice } from '../actions/replay-letters.js';
 import type { createUserResets } from '../actions/reset-users.js';
@@ -37,6 +38,9 @@ export interface ConsoleApiDeps {
     /** Refuses (400) tokens no phone could use: see tokens/issue-tokens.ts. */
     create(request: z.infer<typeof s.TokenRequest>, by: string): Promise<z.infer<typeof s.CreatedTokens>>;
     refused(): Promise<z.infer<typeof s.RefusedTokens>>;
+    /** Revokes for good; answers the tokens this call revoked (not those revoked before). */
+    revoke(tokens: readonly string[], by: string, reason: string): Promise<string[]>;
+    revoked(): Promise<z.infer<typeof s.RevokedTokens>>;
   };
   programs: ConsolePrograms;
   jobs: JobRegistry;
@@ -44,8 +48,34 @@ export interface ConsoleApiDeps {
   audit: Logger;
 }
 
+/**
+ * Rows whose tokens a reader sees masked, in an order that follows only what the reader sees: left in the table's
+ * order, rows that tie on time would come in the order of their tokens' hidden parts.
+ */
+function byVisibleFields<T extends { token: string }>(rows: T[]): T[] {
+  const visible = (r: T) => JSON.stringify(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return rows
+    .map((r) => ({ r, key: visible(r) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ r }) => r);
+}
+
 /** Every endpoint of the console's JSON API (the pages' data, and the operators' actions). */
 export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
+  async function revoke(tokens: readonly string[], reason: string, ctx: Parameters<typeof who>[0], userId?: string) {
+    const revoked = await d.tokens.revoke(tokens, who(ctx), reason);
+    const alreadyRevoked = new Set(tokens).size - revoked.length;
+    // Digests, never the tokens: an audit line is read by more people than may log in as a participant.
+    d.audit.info('Tokens revoked', {
+      by: who(ctx),
+      reason,
+      ...(userId ? { userId } : {}),
+      revoked: revoked.map(loggableToken),
+      alreadyRevoked,
+    });
+    return { revoked: revoked.length, alreadyRevoked };
+  }
+
   return [
     route({
       method: 'get',
@@ -275,7 +305,53 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
         const scope = scopeOf(ctx);
         const rows = (await d.tokens.refused()).rows.filter((r) => inScope(scope, d.programOfToken(r.token)));
         if (isOperator(ctx)) return { rows };
-        return { rows: rows.map((r) => ({ ...r, token: maskToken(r.token) })) };
+        return { rows: byVisibleFields(rows.map((r) => ({ ...r, token: maskToken(r.token) }))) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/admin/api/tokens/revoke',
+      summary: 'Revoke tokens for good: the server refuses them from then on (audited)',
+      operator: true,
+      programScoped: true,
+      body: s.RevokeRequest,
+      response: s.Revoked,
+      handle: async ({ body, ctx }) => {
+        const scope = scopeOf(ctx);
+        const outside = body.tokens.filter((t) => !inScope(scope, d.programOfToken(t)));
+        if (outside.length > 0)
+          throw new ForbiddenError(
+            `${outside.length} of the tokens name no program of yours: you revoke tokens of ${describeScope(scope)} only`,
+          );
+        return revoke(body.tokens, body.reason, ctx);
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/admin/api/participants/:userId/revoke-token',
+      summary: 'Revoke a participant’s token for good; their data stays until deleted (audited)',
+      operator: true,
+      programScoped: true,
+      params: s.DayParams.pick({ userId: true }),
+      body: s.RevokeParticipantRequest,
+      response: s.Revoked,
+      handle: async ({ params, body, ctx }) => {
+        const row = d.participants.get(params.userId);
+        if (!row || !inScope(scopeOf(ctx), row.program)) throw new NotFoundError(`no participant ${params.userId}`);
+        return revoke([row.token], body.reason, ctx, params.userId);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/admin/api/tokens/revoked',
+      summary: 'Tokens operators revoked, most recent first',
+      programScoped: true,
+      response: s.RevokedTokens,
+      handle: async ({ ctx }) => {
+        const scope = scopeOf(ctx);
+        const rows = (await d.tokens.revoked()).rows.filter((r) => inScope(scope, d.programOfToken(r.token)));
+        if (isOperator(ctx)) return { rows };
+        return { rows: byVisibleFields(rows.map((r) => ({ ...r, token: maskToken(r.token) }))) };
       },
     }),
     ...programRoutes(d),

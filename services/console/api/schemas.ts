@@ -305,6 +305,41 @@ export const RefusedTokens = z
   })
   .meta({ id: 'RefusedTokens' });
 
+/** Printable characters only: a token or a reason goes into audit lines and back to other operators' pages. */
+const printable = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .regex(/^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+$/u, 'printable characters only');
+
+export const RevokeRequest = z
+  .object({
+    /** Whole tokens, as the phones send them. */
+    tokens: z.array(printable(256)).min(1).max(500),
+    /** Why: kept with each revocation and shown on the Tokens page. */
+    reason: printable(500),
+  })
+  .meta({ id: 'RevokeRequest' });
+
+export const RevokeParticipantRequest = RevokeRequest.pick({ reason: true }).meta({ id: 'RevokeParticipantRequest' });
+
+export const Revoked = z
+  .object({
+    /** Tokens this call revoked. */
+    revoked: z.number().int(),
+    /** Tokens that were revoked already (their first revocation stands). */
+    alreadyRevoked: z.number().int(),
+  })
+  .meta({ id: 'Revoked' });
+
+export const RevokedTokens = z
+  .object({
+    rows: z.array(z.object({ token: z.string(), revokedTs: z.number(), revokedBy: z.string(), reason: z.string() })),
+  })
+  .meta({ id: 'RevokedTokens' });
+
 export const ProgramParams = z.object({ program: programName });
 
 export const ProgramVersion = z

@@ -86,6 +86,8 @@ export function verifyToken(body: unknown, auth: Config['webserver']): string {
 export interface TokenChecks {
   /** Whether the console issued the token (table issued_tokens): in `token_list` mode it is then accepted. */
   isIssued(token: string): Promise<boolean>;
+  /** Whether an operator revoked the token (table revoked_tokens): it is then refused in every mode. */
+  isRevoked(token: string): Promise<boolean>;
   /** Notes a refused token (throttled, never waits: see refusal-log.ts). */
   refused(token: string, reason: string): void;
 }
@@ -118,14 +120,4 @@ export async function authenticateToken(
     } else checks.refused(token, 'no accepted secret prefix');
     throw err;
   }
-}
-
-/**
- * The token as it may appear in a log file: a short digest in every mode. A token is a credential (in `secret` mode
- * its start is the shared secret itself) or, in development mode, an e-mail that a deletion must not leave behind in
- * the logs. The digest still lets an operator tell users apart and match a phone's token to its log lines
- * (`echo -n <token> | sha256sum`).
- */
-export function loggableToken(userEmail: string): string {
-  return `sha256:${sha256(userEmail).toString('hex').slice(0, 12)}`;
 }

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { ForbiddenError, ValidationError } from '../../../shared/errors/index.js';
 import { admitCaller } from '../auth/admit-caller.js';
-import { loggableToken } from '../auth/resolve-token.js';
+import { loggableToken } from '../../../shared/ids/token-digest.js';
 import { parseProfileUpdate } from '../domain/parse-profile-update.js';
 import { bodyOf } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';

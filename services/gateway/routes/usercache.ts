@@ -16,7 +16,7 @@ import type { GatewayState } from '../gateway-state.js';
 import type { UsercachePublisher } from '../ingest/kafka-usercache-publisher.js';
 import type { DocumentReader } from './stores.js';
 import type { WebLog } from '../web-log.js';
-import { loggableToken } from '../auth/resolve-token.js';
+import { loggableToken } from '../../../shared/ids/token-digest.js';
 import { logLines } from '../../../shared/logger/index.js';
 import { identifyUser, identifyWriter, type IdentifyDeps } from './identify-user.js';
 

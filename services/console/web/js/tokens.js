@@ -1,4 +1,4 @@
-/** Tokens: create participant tokens (each with its QR code) and see the tokens the server refused. */
+/** Tokens: create participant tokens (each with its QR code), revoke tokens, see those revoked and refused. */
 import { get, post } from './api.js';
 import { $, emptyRow, fmtTs, h, int, markReady, row } from './dom.js';
 import { initNav } from './nav.js';
@@ -31,6 +31,31 @@ async function loadRefused() {
   );
   body.replaceChildren(...(trs.length ? trs : [emptyRow(5, 'No token was refused.')]));
 }
+
+async function loadRevoked() {
+  const { rows } = await get('tokens/revoked');
+  const body = $('[data-testid="revoked-table"]').tBodies[0];
+  const trs = rows.map((r) => row([h('code', {}, r.token), fmtTs(r.revokedTs), r.revokedBy, [r.reason, 'wrap']]));
+  body.replaceChildren(...(trs.length ? trs : [emptyRow(4, 'No token was revoked.')]));
+}
+
+$('#revoke-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const f = event.target.elements;
+  const tokens = [...new Set(f.tokens.value.split(/\s+/).filter(Boolean))];
+  if (!window.confirm(`Revoke ${tokens.length} token${tokens.length === 1 ? '' : 's'} for good?`)) return;
+  const button = $('[data-testid="revoke-submit"]');
+  button.disabled = true;
+  try {
+    const answer = await post('tokens/revoke', { tokens, reason: f.reason.value.trim() });
+    $('#revoke-status').textContent =
+      `${answer.revoked} revoked` + (answer.alreadyRevoked ? `, ${answer.alreadyRevoked} already were` : '');
+    f.tokens.value = '';
+    await loadRevoked();
+  } finally {
+    button.disabled = false;
+  }
+});
 
 $('#token-form').addEventListener('submit', async (event) => {
   event.preventDefault();
@@ -69,4 +94,4 @@ async function loadProgramNames() {
   $('#program-names').replaceChildren(...programs.map((p) => h('option', { value: p.program })));
 }
 
-void Promise.all([initNav(), loadRefused(), loadProgramNames()]).then(markReady);
+void Promise.all([initNav(), loadRefused(), loadRevoked(), loadProgramNames()]).then(markReady);
