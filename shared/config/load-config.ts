@@ -236,6 +236,8 @@ export interface Config {
        * conf/net/console.conf says so (the development file does); refused unless issuer and console are loopback.
        */
       readonly devProvider: boolean;
+      /** E-mails count for a role only if verified (`required`), or also if the provider never says (`when_sent`). */
+      readonly emailVerified: 'required' | 'when_sent';
       /** E-mails allowed in read-only; `*` allows every e-mail the provider vouches for. */
       readonly readerEmails: readonly string[];
       readonly operatorEmails: readonly string[];
@@ -364,9 +366,11 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
   };
   const optionalList = ([name, value]: [string, unknown]): string[] =>
     value === '' || (Array.isArray(value) && value.length === 0) ? [] : asList(name, value);
+  /** An `oidc` key of console.conf and its value, which CONSOLE_OIDC_<KEY> overrides. */
+  const oidcKey = (key: string, fallback: unknown) =>
+    consoleKey(`oidc_${key}`, fallback, { [`oidc_${key}`]: oidcConf[key] });
   /** An oidc key mapping programs to lists: CONSOLE_OIDC_<KEY> holds it as JSON. */
-  const programLists = (key: string) =>
-    asProgramLists(...consoleKey(`oidc_${key}`, {}, { [`oidc_${key}`]: oidcConf[key] }));
+  const programLists = (key: string) => asProgramLists(...oidcKey(key, {}));
   const consolePort = asPort(...consoleKey('port', 8090));
   const consoleHost = asString(...consoleKey('host', '127.0.0.1'));
   /** A webserver.conf key and its value, which the environment variable WEBSERVER_<KEY> overrides. */
@@ -481,32 +485,16 @@ export function loadConfig(options: { env?: Env; confDir?: string } = {}): Confi
       stalledMinutes: asPositive(...consoleKey('stalled_minutes', 5)),
       behindHours: asPositive(...consoleKey('behind_hours', 6)),
       oidc: {
-        issuer: asString(...consoleKey('oidc_issuer', 'http://127.0.0.1:8089', { oidc_issuer: oidcConf['issuer'] })),
-        clientId: asString(
-          ...consoleKey('oidc_client_id', 'itinera-console', { oidc_client_id: oidcConf['client_id'] }),
-        ),
-        clientSecret: asString(
-          ...consoleKey('oidc_client_secret', 'itinera-development-only-secret', {
-            oidc_client_secret: oidcConf['client_secret'],
-          }),
-        ),
-        devProvider:
-          String(consoleKey('oidc_dev_provider', false, { oidc_dev_provider: oidcConf['dev_provider'] })[1]) === 'true',
-        readerEmails: optionalList(
-          consoleKey('oidc_reader_emails', [], { oidc_reader_emails: oidcConf['reader_emails'] }),
-        ),
-        operatorEmails: optionalList(
-          consoleKey('oidc_operator_emails', [], { oidc_operator_emails: oidcConf['operator_emails'] }),
-        ),
-        groupClaim: asString(
-          ...consoleKey('oidc_group_claim', 'groups', { oidc_group_claim: oidcConf['group_claim'] }),
-        ),
-        readerGroups: optionalList(
-          consoleKey('oidc_reader_groups', [], { oidc_reader_groups: oidcConf['reader_groups'] }),
-        ),
-        operatorGroups: optionalList(
-          consoleKey('oidc_operator_groups', [], { oidc_operator_groups: oidcConf['operator_groups'] }),
-        ),
+        issuer: asString(...oidcKey('issuer', 'http://127.0.0.1:8089')),
+        clientId: asString(...oidcKey('client_id', 'itinera-console')),
+        clientSecret: asString(...oidcKey('client_secret', 'itinera-development-only-secret')),
+        devProvider: String(oidcKey('dev_provider', false)[1]) === 'true',
+        emailVerified: asOneOf(...oidcKey('email_verified', 'required'), ['required', 'when_sent'] as const),
+        readerEmails: optionalList(oidcKey('reader_emails', [])),
+        operatorEmails: optionalList(oidcKey('operator_emails', [])),
+        groupClaim: asString(...oidcKey('group_claim', 'groups')),
+        readerGroups: optionalList(oidcKey('reader_groups', [])),
+        operatorGroups: optionalList(oidcKey('operator_groups', [])),
         programAdminEmails: programLists('program_admin_emails'),
         programAdminGroups: programLists('program_admin_groups'),
       },

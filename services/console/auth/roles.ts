@@ -4,6 +4,7 @@ import type { ConsoleRole } from './session.js';
 
 export type RoleRules = Pick<
   Config['console']['oidc'],
+  | 'emailVerified'
   | 'readerEmails'
   | 'operatorEmails'
   | 'groupClaim'
@@ -22,18 +23,16 @@ export interface ConsoleAccess {
 /** What the role rules read of the provider's claims. */
 interface Claimed {
   email: string | undefined;
-  /** The e-mail, unless the provider said it is not verified. */
+  /** The e-mail, when it counts for a role: see `emailVerified`. */
   trustedEmail: string | undefined;
   groups: string[];
 }
 
-function claimed(claims: Readonly<Record<string, unknown>>, groupClaim: string): Claimed {
+function claimed(claims: Readonly<Record<string, unknown>>, rules: RoleRules): Claimed {
   const email = emailClaim(claims);
-  return {
-    email,
-    trustedEmail: claims['email_verified'] === false ? undefined : email,
-    groups: groupsClaim(claims[groupClaim]),
-  };
+  const verified = claims['email_verified'];
+  const trusted = verified === true || (verified === undefined && rules.emailVerified === 'when_sent');
+  return { email, trustedEmail: trusted ? email : undefined, groups: groupsClaim(claims[rules.groupClaim]) };
 }
 
 const listed = ({ trustedEmail }: Claimed, emails: readonly string[]) =>
@@ -42,14 +41,14 @@ const member = ({ groups }: Claimed, allowed: readonly string[]) => groups.some(
 
 /**
  * The console role the provider's claims earn across the whole deployment, or undefined. Operator wins over reader.
- * E-mails compare case-insensitively (nobody types them consistently) and count only when the provider has not
- * said `email_verified: false` (some, like Entra ID, never send the claim, so its absence is accepted); groups
- * count whatever the e-mail, since the provider asserts membership itself. `*` in readerEmails lets in every
+ * E-mails compare case-insensitively (nobody types them consistently) and count only when the provider says
+ * `email_verified: true`, or, with `email_verified: when_sent` (for providers such as Entra ID that never send the
+ * claim), when it does not say false; groups count whatever the e-mail, since the provider asserts membership itself. `*` in readerEmails lets in every
  * e-mail; it is deliberately not honoured for operators. Without an e-mail claim nobody gets in: it is what
  * names the person in the session and in the audit log.
  */
 export function roleFromClaims(claims: Readonly<Record<string, unknown>>, rules: RoleRules): ConsoleRole | undefined {
-  const c = claimed(claims, rules.groupClaim);
+  const c = claimed(claims, rules);
   if (c.email === undefined) return undefined;
   if (listed(c, rules.operatorEmails) || member(c, rules.operatorGroups)) return 'operator';
   if (listed(c, rules.readerEmails) || (c.trustedEmail !== undefined && rules.readerEmails.includes('*')))
@@ -60,7 +59,7 @@ export function roleFromClaims(claims: Readonly<Record<string, unknown>>, rules:
 
 /** The programs whose admin lists (by e-mail or group) name the person, sorted; none without an e-mail claim. */
 export function adminPrograms(claims: Readonly<Record<string, unknown>>, rules: RoleRules): string[] {
-  const c = claimed(claims, rules.groupClaim);
+  const c = claimed(claims, rules);
   if (c.email === undefined) return [];
   const programs = new Set<string>();
   for (const [program, emails] of Object.entries(rules.programAdminEmails))
