@@ -2,7 +2,8 @@ import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { migrationVersions, missingSteps } from './wait-for-provisioning.js';
+import { migrationVersions } from '../provision/migrate.js';
+import { missingSteps } from './wait-for-provisioning.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

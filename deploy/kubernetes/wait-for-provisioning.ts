@@ -16,17 +16,10 @@ import { loadConfig, type Config } from '../../shared/config/index.js';
 import { repoRoot } from '../../shared/config/repo-root.js';
 import { topicName, type TopicId } from '../../shared/events/index.js';
 import { createSchemaRegistry, valueSubject } from '../../shared/schema-registry/index.js';
+import { migrationVersions } from '../provision/migrate.js';
 import { topicSchemas } from '../provision/provision.js';
 
 const POLL_MS = 5000;
-
-/** The migration versions among the file names of schemas/cql (`NNN-name.cql`, as deploy/provision/migrate.ts reads). */
-export function migrationVersions(files: readonly string[]): number[] {
-  return files
-    .filter((f) => /^\d{3}-.+\.cql$/.test(f))
-    .map((f) => Number(f.slice(0, 3)))
-    .sort((a, b) => a - b);
-}
 
 /** What is still missing: the migrations not yet recorded, and the subjects whose schema is not yet registered. */
 export function missingSteps(

@@ -2,6 +2,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CassandraClient } from '../../shared/cassandra/index.js';
 
+/** A migration file's name: `NNN-name.cql`, applied in the order of NNN. */
+const MIGRATION_FILE = /^\d{3}-.+\.cql$/;
+
+/** The migration versions among the file names of schemas/cql, ascending. */
+export function migrationVersions(files: readonly string[]): number[] {
+  return files
+    .filter((f) => MIGRATION_FILE.test(f))
+    .map((f) => Number(f.slice(0, 3)))
+    .sort((a, b) => a - b);
+}
+
 /** The single local node's keyspace replication, unchanged since the first release. */
 export const SINGLE_NODE_REPLICATION = "{'class': 'SimpleStrategy', 'replication_factor': 1}";
 
@@ -37,7 +48,7 @@ export async function migrate(
     (await client.execute(`SELECT version FROM ${keyspace}.schema_migrations`)).rows.map((r) => Number(r['version'])),
   );
   const files = readdirSync(migrationsDir)
-    .filter((f) => /^\d{3}-.+\.cql$/.test(f))
+    .filter((f) => MIGRATION_FILE.test(f))
     .sort();
   let version = 0;
   for (const file of files) {

@@ -5,8 +5,13 @@ import { createCassandraClient, createCql, type CassandraClient, type Cql } from
 import { createKafka } from '../../shared/kafka/index.js';
 import { createLogger, type Logger } from '../../shared/logger/index.js';
 import { createAvroCodec, createSchemaRegistry, type AvroCodec } from '../../shared/schema-registry/index.js';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { migrationVersions } from '../../deploy/provision/migrate.js';
 import { provision } from '../../deploy/provision/provision.js';
+import { repoRoot } from '../../shared/config/repo-root.js';
 import type { Kafka } from 'kafkajs';
+import { claimKeyspace, releaseKeyspace } from './keyspace-pool.js';
 
 export interface TestEnv {
   config: Config;
@@ -21,12 +26,14 @@ export interface TestEnv {
 
 /**
  * A private slice of the real servers: its own topic prefix, consumer-group prefix and keyspace, provisioned
- * exactly as production is. Tests never see each other's data.
+ * exactly as production is. Tests never see each other's data. The keyspace is an emptied one that an earlier file
+ * left (keyspace-pool.ts) unless the overrides name other Cassandra settings; it is then made afresh and dropped.
  */
 export async function createTestEnv(overrides: Record<string, string> = {}): Promise<TestEnv> {
   const servers = inject('servers');
   const id = randomUUID().replace(/-/g, '').slice(0, 12);
-  const config = loadConfig({
+  const pooled = !Object.keys(overrides).some((key) => key.startsWith('CASSANDRA_'));
+  let config = loadConfig({
     env: {
       ...process.env,
       KAFKA_BROKERS: servers.kafkaBrokers,
@@ -38,6 +45,12 @@ export async function createTestEnv(overrides: Record<string, string> = {}): Pro
       ...overrides,
     },
   });
+  if (pooled) {
+    const keyspace = await withoutKeyspace(config, (client) =>
+      claimKeyspace(client, config.cassandra.contactPoints, SHIPPED_MIGRATIONS),
+    );
+    if (keyspace !== undefined) config = { ...config, cassandra: { ...config.cassandra, keyspace } };
+  }
   await provision(config);
   // Quiet by default: kafkajs reports expected retries (coordinator loading, a dead broker in the 503 test) as
   // errors. TEST_LOG_LEVEL=debug shows everything.
@@ -60,7 +73,9 @@ export async function createTestEnv(overrides: Record<string, string> = {}): Pro
     codec,
     logger,
     async dispose() {
-      await cassandra.execute(`DROP KEYSPACE IF EXISTS ${config.cassandra.keyspace}`).catch(() => undefined);
+      const keyspace = config.cassandra.keyspace;
+      if (pooled) await releaseKeyspace(cassandra, config.cassandra.contactPoints, keyspace).catch(() => undefined);
+      else await cassandra.execute(`DROP KEYSPACE IF EXISTS ${keyspace}`).catch(() => undefined);
       await cassandra.shutdown();
       const admin = kafka.admin();
       await admin.connect();
@@ -69,6 +84,22 @@ export async function createTestEnv(overrides: Record<string, string> = {}): Pro
       await admin.disconnect();
     },
   };
+}
+
+const SHIPPED_MIGRATIONS = migrationVersions(readdirSync(join(repoRoot, 'schemas', 'cql')));
+
+/** Runs `work` with a client of the test's Cassandra bound to no keyspace. */
+async function withoutKeyspace<T>(config: Config, work: (client: CassandraClient) => Promise<T>): Promise<T> {
+  const client = createCassandraClient({
+    contactPoints: config.cassandra.contactPoints,
+    localDataCenter: config.cassandra.localDataCenter,
+    credentials: config.cassandra.credentials,
+  });
+  try {
+    return await work(client);
+  } finally {
+    await client.shutdown();
+  }
 }
 
 /** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
