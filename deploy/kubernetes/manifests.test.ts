@@ -359,6 +359,8 @@ describe('the services', () => {
       ...[...loader.matchAll(/'([A-Z][A-Z0-9_]+)'/g)].map((m) => m[1]!),
       ...[...loader.matchAll(/consoleKey\('([a-z_]+)'/g)].map((m) => `CONSOLE_${m[1]!.toUpperCase()}`),
       ...[...loader.matchAll(/webKey\('([a-z_]+)'/g)].map((m) => `WEBSERVER_${m[1]!.toUpperCase()}`),
+      ...[...loader.matchAll(/oidcKey\('([a-z_]+)'/g)].map((m) => `CONSOLE_OIDC_${m[1]!.toUpperCase()}`),
+      ...[...loader.matchAll(/programLists\('([a-z_]+)'/g)].map((m) => `CONSOLE_OIDC_${m[1]!.toUpperCase()}`),
       'NODE_OPTIONS',
     ]);
     for (const name of [...Object.keys(env), 'ITINERA_CONF_DIR']) expect(read, name).toContain(name);
