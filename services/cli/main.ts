@@ -41,7 +41,7 @@ const HELP = `itinera <command> [options]   (operator commands; exit 0 on succes
   delete-user <token or uuid>       delete the account and all its data from every table and the compacted
     [--yes] [--revoke-token]        topic; the token then gets 403. Without --yes, only says what it would do;
                                     --revoke-token also revokes the token, so it cannot register again
-  revoke-tokens <token>...          revoke tokens for good: every gateway refuses them within 30 s, in every
+  revoke-tokens <token>...          revoke tokens for good: every gateway refuses them within 60 s, in every
     --reason <text>                 auth mode; their accounts and data stay until deleted. Audited
   labels <token or uuid>            a day's trips with their labels and notes (and their places'), and the
     [-d YYYY-MM-DD]                 inputs around it that label nothing, with the reason (default: the last day)
@@ -63,6 +63,9 @@ const HELP = `itinera <command> [options]   (operator commands; exit 0 on succes
                                     its version is higher); mapped tokens must name P; users without one get a
                                     new random token of P. An account that exists under a dump's uuid with another
     [--merge]                       token is refused (a dump must not add to someone else's account) unless --merge
+    [--uuid U] [--token T]          only the dump's user U (without --uuid: its first user), into the account of
+                                    token T (created under U, or a new uuid, when T has none); entries without a
+                                    user_id (a phone's own export) are imported only this way
   transit-import <file>             load a regional OpenStreetMap extract's (.osm.pbf or .osm) bus stops,
                                     stations and routes for mode inference (BUS, TRAIN… instead of CAR); trip
                                     builders see it within 10 minutes; rebuild old days with reset-pipeline
@@ -109,6 +112,8 @@ async function main(argv: string[]): Promise<number> {
       program: { type: 'string' },
       config: { type: 'string' },
       merge: { type: 'boolean' },
+      uuid: { type: 'string' },
+      token: { type: 'string' },
       'label-options': { type: 'string' },
       note: { type: 'string' },
       force: { type: 'boolean' },
@@ -167,7 +172,14 @@ async function main(argv: string[]): Promise<number> {
       const path = positionals[0] ?? fail('import needs the path of a dump file or folder');
       if (values.config !== undefined && values.program === undefined) fail('import --config needs --program');
       const into = values.program === undefined ? undefined : { program: values.program, configFile: values.config };
-      return withSession((s) => importCommand(s, path, values.uuids, into, values.merge === true));
+      const oneUser =
+        values.uuid === undefined && values.token === undefined
+          ? undefined
+          : {
+              ...(values.uuid !== undefined ? { uuid: values.uuid } : {}),
+              ...(values.token !== undefined ? { token: values.token } : {}),
+            };
+      return withSession((s) => importCommand(s, path, values.uuids, into, values.merge === true, oneUser));
     }
     case 'transit-import': {
       const path = positionals[0] ?? fail('transit-import needs the path of an .osm.pbf or .osm file');

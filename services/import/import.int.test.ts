@@ -179,4 +179,38 @@ describe('import from e-mission', () => {
     await waitFor(async () => ((await stored()) === 3 ? true : undefined), 30_000, 'the merged entries');
     expect(await stored()).toBe(3);
   });
+
+  it('When --uuid and --token name one user and an account, then only that user’s entries go into the account, whatever their uuid in the dump', async () => {
+    const { env, gw } = pipeline;
+    const [alice, bob] = ['a11ce000000040008000000000000001', 'b0b00000000040008000000000000002'];
+    const located = loadRealDay(DAYS[0]!).filter((e) => e.metadata.key === 'background/location');
+    const dump = [
+      ...located.slice(0, 4).map((e) => ({ ...e, user_id: { $uuid: alice } })),
+      ...located.slice(4, 6).map((e) => ({ ...e, user_id: { $uuid: bob } })),
+    ];
+    const dir = mkdtempSync(join(tmpdir(), 'itinera-import-one-'));
+    writeFileSync(join(dir, 'two-users.json'), JSON.stringify(dump));
+    // The participant's account exists already, under a uuid of its own.
+    const account = (await gw.post('/profile/create', { user: 'moving-phone@example.org' })).body.uuid as string;
+    const stored = async (uuid: string) =>
+      Object.values(await createTimeseriesReader(env.cql).countByKey(uuid)).reduce((a, b) => a + b, 0);
+    const asUuid = (h: string) =>
+      `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+
+    const printed = await runCli(env, [
+      'import',
+      join(dir, 'two-users.json'),
+      '--uuid',
+      asUuid(bob),
+      '--token',
+      'moving-phone@example.org',
+    ]);
+    expect(printed).toMatch(/imported 1 users: 2 entries pushed/);
+    expect(printed).toContain(`an entry of user ${asUuid(alice)}, not of ${asUuid(bob)}`);
+    await waitFor(async () => ((await stored(account)) === 2 ? true : undefined), 30_000, 'bob’s entries');
+    expect([await stored(asUuid(alice)), await stored(asUuid(bob))]).toEqual([0, 0]);
+    await expect(runCli(env, ['import', join(dir, 'two-users.json'), '--token', asUuid(alice)])).rejects.toThrow(
+      /reserved for accounts imported without one/,
+    );
+  });
 });

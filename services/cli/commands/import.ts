@@ -1,15 +1,19 @@
+import { randomUUID } from 'node:crypto';
 import { SingleBar, Presets } from 'cli-progress';
 import { topicName } from '../../../shared/events/index.js';
 import { createUsersTable, type UserStore } from '../../../shared/tables/index.js';
 import { createIdempotentProducer } from '../../../shared/kafka/index.js';
+import { tokenFromBody } from '../../gateway/auth/resolve-token.js';
 import { createUsercachePublisher } from '../../gateway/ingest/kafka-usercache-publisher.js';
 import { createImportAccounts } from '../../import/cassandra-import-accounts.js';
 import type { ImportSkip } from '../../import/domain/emission-entry.js';
+import { entriesOfOneUser, type OneUser } from '../../import/domain/one-user.js';
+import { isUuidShaped } from '../../../shared/ids/uuid-shaped.js';
 import { readUuidTokens } from '../../import/dump/read-uuid-tokens.js';
 import { importDump, type ImportAccounts } from '../../import/import-dump.js';
 import { listDumpFiles } from '../../import/dump/list-dump-files.js';
 import { readEmissionEntries } from '../../import/dump/read-emission-dump.js';
-import type { Session } from '../session.js';
+import { fail, type Session } from '../session.js';
 import { prepareProgramImport } from './import-program.js';
 
 /**
@@ -32,6 +36,36 @@ function admitting(
   };
 }
 
+/** What `--uuid` and `--token` ask for: one user of the dump, into one account. */
+export interface OneUserOptions {
+  uuid?: string;
+  token?: string;
+}
+
+/**
+ * The dump's user and the account `--uuid` / `--token` name. The token is checked as a phone's would be (and may not
+ * look like a uuid, which is reserved for accounts imported without their token); its account, when it exists, is
+ * the one the entries go into, whatever uuid they had in the dump.
+ */
+async function chooseOneUser(
+  users: Pick<UserStore, 'findByEmail'>,
+  { uuid, token }: OneUserOptions,
+): Promise<{ choice: OneUser; token: string | undefined }> {
+  const from = uuid === undefined ? undefined : uuid.toLowerCase();
+  if (from !== undefined && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(from))
+    fail(`import --uuid needs a uuid (8-4-4-4-12 hexadecimal digits), not ${JSON.stringify(uuid)}`);
+  if (token === undefined) return { choice: { from, into: from! }, token: undefined };
+  try {
+    tokenFromBody({ user: token });
+  } catch (err) {
+    fail(`import --token: ${(err as Error).message}`);
+  }
+  if (isUuidShaped(token))
+    fail('import --token: a token shaped like a uuid is reserved for accounts imported without one');
+  const account = await users.findByEmail(token);
+  return { choice: { from, into: account?.uuid ?? from ?? randomUUID() }, token };
+}
+
 /** Skips printed one by one; past this only their count is. */
 const SKIPS_SHOWN = 20;
 
@@ -39,7 +73,8 @@ const SKIPS_SHOWN = 20;
  * `itinera import <path> [--uuids Stage_uuids.ndjson]`: pushes an e-mission dump (a file or a folder; e-mission's
  * JSON array export or mongoexport NDJSON, gzip accepted) through the ingest path (services/import). Users keep their
  * e-mission uuid; with e-mission's `Stage_uuids` export they also keep their token, else the token is the uuid.
- * With `--program`, the users go into that program (import-program.ts).
+ * With `--program`, the users go into that program (import-program.ts). With `--uuid` and/or `--token`, one user
+ * of the dump goes into one account (chooseOneUser), the only way entries without a `user_id` are imported.
  */
 export async function importCommand(
   s: Session,
@@ -47,8 +82,11 @@ export async function importCommand(
   uuidsFile: string | undefined,
   into?: { program: string; configFile: string | undefined },
   merge = false,
+  oneUser?: OneUserOptions,
 ): Promise<number> {
   const tokens = uuidsFile ? await readUuidTokens(uuidsFile) : new Map<string, string>();
+  const one = oneUser ? await chooseOneUser(createUsersTable(s.cql, { cacheEntries: 1 }), oneUser) : undefined;
+  if (one?.token !== undefined) tokens.set(one.choice.into, one.token);
   const accounts = into
     ? await prepareProgramImport(s, into.program, into.configFile, tokens)
     : { tokenOf: (uuid: string) => tokens.get(uuid) ?? uuid, owns: undefined, admitted: undefined };
@@ -85,7 +123,13 @@ export async function importCommand(
         now: () => Date.now() / 1000,
       },
       (async function* counted() {
-        for await (const e of readEmissionEntries(path, { onBytes: (n) => bar.increment(n), onSkip })) {
+        const all = readEmissionEntries(path, {
+          onBytes: (n) => bar.increment(n),
+          onSkip,
+          // An entry without a user_id is the named user's (a phone's own export): without a name it is skipped.
+          ...(one ? { defaultUser: one.choice.from ?? one.choice.into } : {}),
+        });
+        for await (const e of one ? entriesOfOneUser(all, one.choice, onSkip) : all) {
           read += 1;
           if (read % 1000 === 0) bar.update({ entries: read });
           yield e;

@@ -7,15 +7,9 @@ import { bodyOf } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
 import type { AccountDeletion, PipelineStateReader, ProfileStore } from './stores.js';
 import { bsonUuid, identifyUser, identifyWriter, requireRealAuth, type IdentifyDeps } from './identify-user.js';
+import { isUuidShaped } from '../../../shared/ids/uuid-shaped.js';
 import type { RateLimits } from '../rate-limits.js';
 import type { WebLog } from '../web-log.js';
-
-/**
- * An account imported from an e-mission dump without its tokens (`itinera import` without `--uuids`) answers to its
- * uuid as a token. Registering a uuid-shaped token would let a stranger who learns such a uuid open that account, so
- * new registrations cannot take one.
- */
-const UUID_SHAPED = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 
 export function profileRoutes(
   deps: IdentifyDeps & {
@@ -32,7 +26,7 @@ export function profileRoutes(
     const { userEmail, member } = await admitCaller(ctx.request.body, deps);
     if (member?.closed !== undefined) throw new ForbiddenError(member.closed, { details: { program: member.program } });
     await deps.rateLimits.take('profile-create', ctx.ip, userEmail);
-    if (UUID_SHAPED.test(userEmail))
+    if (isUuidShaped(userEmail))
       throw new ValidationError('a token shaped like a uuid is reserved for accounts imported without their token', {
         details: { field: 'user' },
       });
