@@ -147,7 +147,7 @@ describe('account deletion', () => {
     expect(tombstones.every((t) => t.key.startsWith(`${gone}|`))).toBe(true);
   });
 
-  it('When an operator deletes a user, then it asks for --yes first, and the audit line names no participant', async () => {
+  it('When an operator deletes a user (and revokes the token), then it asks for --yes first, the audit lines name no participant, and the token cannot register again', async () => {
     const token = 'operator-deletes@example.org';
     const created = await gw.post('/profile/create', { user: token });
     const uuid = created.body.uuid as string;
@@ -167,7 +167,7 @@ describe('account deletion', () => {
 
     const run = spawnSync(
       process.execPath,
-      ['--import', 'tsx', 'services/cli/main.ts', 'delete-user', token, '--yes'],
+      ['--import', 'tsx', 'services/cli/main.ts', 'delete-user', token, '--yes', '--revoke-token'],
       {
         env: serviceEnv(env),
         encoding: 'utf8',
@@ -178,12 +178,18 @@ describe('account deletion', () => {
     const audit = run.stderr.split('\n').find((l) => l.includes('account-deleted'));
     expect(JSON.parse(audit ?? '{}')).toMatchObject({ audit: 'account-deleted', userId: uuid, by: 'operator' });
     expect(audit).not.toContain(token);
+    const revocation = run.stderr.split('\n').find((l) => l.includes('Tokens revoked'));
+    expect(JSON.parse(revocation ?? '{}')).toMatchObject({ reason: 'account deleted', revoked: [expect.any(String)] });
+    expect(revocation).not.toContain(token);
     expect(Object.entries(await rowsOf(uuid)).filter(([table, n]) => n > 0 && table !== 'deleted_users')).toEqual([]);
     await waitFor(
       async () => ((await gw.post('/profile/get', { user: token })).status === 403 ? true : undefined),
       10_000,
       'the token refused',
     );
+    // Revoked: registering it again is refused too (a deleted token without --revoke-token starts a new account).
+    const again = await gw.post('/profile/create', { user: token });
+    expect([again.status, again.body.error.message]).toEqual([403, 'invalid token: revoked by an operator']);
   });
 
   it('When accounts are deleted while their puts are converted and their trips rebuilt, then nothing of theirs is left, every time', async () => {

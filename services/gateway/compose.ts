@@ -60,7 +60,8 @@ export function composeGateway({ config, cassandra, kafka, webLog, sendTimeoutMs
     cacheEntries: config.webserver.userCacheEntries,
     cacheTtlMs: config.webserver.userCacheTtlMs,
   });
-  const consoleTokens = createConsoleTokensTable(cql);
+  // A revocation reaches this gateway as a deletion does: within user_cache_ttl_s.
+  const consoleTokens = createConsoleTokensTable(cql, { notRevokedTtlMs: config.webserver.userCacheTtlMs });
   const refusals = createRefusalLog(consoleTokens, {
     onError: (err) => webLog.warn(`a refused token was not recorded: ${String(err)}`),
   });

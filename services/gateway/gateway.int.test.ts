@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKafka } from '../../shared/kafka/index.js';
 import { startGateway, type RunningGateway } from '../../test/helpers/gateway.js';
 import { createUsersTable } from '../../shared/tables/index.js';
-import { createRateLimits, DEFAULT_ALLOWANCES } from './rate-limits.js';
+import { createRateLimits } from './rate-limits.js';
 import { readTopic, topicSize } from '../../test/helpers/read-topic.js';
 import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
 
@@ -58,7 +58,11 @@ describe('profile and auth', () => {
 
   it('When one address registers past its allowance (through a proxy that forwards it), then 429 with Retry-After, and other addresses go on', async () => {
     const limited = await startGateway(env, {
-      rateLimits: createRateLimits({ ...DEFAULT_ALLOWANCES, 'profile-create': { perAddress: 2, perToken: 10 } }),
+      rateLimits: createRateLimits({
+        'profile-create': { perAddress: 2, perToken: 10 },
+        'profile-delete': { perAddress: 1, perToken: 5 },
+        export: { perAddress: 10, perToken: 1 },
+      }),
     });
     try {
       const from = (address: string) => ({ 'x-forwarded-for': address });
@@ -80,6 +84,17 @@ describe('profile and auth', () => {
       expect((await limited.post('/profile/create', { user: 'r3@example.org' }, from('198.51.100.4'))).status).toBe(
         200,
       );
+
+      // Deletion per address, export per token: the refused call changes nothing.
+      expect((await limited.post('/profile/delete', { user: 'r1@example.org' }, from('203.0.113.70'))).status).toBe(
+        200,
+      );
+      const secondDelete = await limited.post('/profile/delete', { user: 'r2@example.org' }, from('203.0.113.70'));
+      expect([secondDelete.status, Number(secondDelete.headers.get('retry-after')) > 0]).toEqual([429, true]);
+      expect(await createUsersTable(env.cql).findByEmail('r2@example.org')).toBeDefined();
+      expect((await limited.post('/export/ndjson', { user: 'r2@example.org' }, from('203.0.113.80'))).status).toBe(200);
+      const secondExport = await limited.post('/export/ndjson', { user: 'r2@example.org' }, from('198.51.100.81'));
+      expect([secondExport.status, secondExport.body.error.code]).toEqual([429, 'RATE_LIMITED']);
     } finally {
       await limited.close();
     }

@@ -193,6 +193,19 @@ describe('aggregates: no differencing undoes k-anonymity', () => {
       is_return_aggregate: false,
     });
     expect(own.body.user_metrics[0][0]).toMatchObject({ ON_FOOT: 1000, BICYCLING: 500 });
+    // The specification's own request form, `metric` a string that may be empty or absent: answered, as the count.
+    for (const metric of ['', undefined]) {
+      const spec = await gw.post('/result/metrics/timestamp', {
+        user: 'k1@example.org',
+        freq: 'D',
+        start_time: A,
+        end_time: A + 50_000,
+        ...(metric === undefined ? {} : { metric }),
+      });
+      expect(spec.status, JSON.stringify(metric)).toBe(200);
+      // The older form's answer: one metric's bins, trips counted (k1 walked once and cycled once that day).
+      expect(spec.body.user_metrics).toEqual([expect.objectContaining({ nUsers: 1, ON_FOOT: 1, BICYCLING: 1 })]);
+    }
     // Every day of the range is a bin, data or not: the series' ends do not tell when someone travelled.
     const month = await agg('timestamp', { freq: 'D', start_time: AUG, end_time: AUG + 20 * D });
     expect(month.body.aggregate_metrics[0]).toHaveLength(21);

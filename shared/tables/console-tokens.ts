@@ -82,7 +82,7 @@ export interface ConsoleTokensOptions {
    * just before still refuses it. @defaultValue 10000
    */
   notIssuedTtlMs?: number;
-  /** How long "not revoked" is believed: a revocation reaches every gateway within this. @defaultValue 30000 */
+  /** How long "not revoked" is believed: a revocation reaches every gateway within this. @defaultValue 60000 */
   notRevokedTtlMs?: number;
 }
 
@@ -107,7 +107,7 @@ export function createConsoleTokensTable(
     cacheEntries = 100_000,
     issuedTtlMs = 600_000,
     notIssuedTtlMs = 10_000,
-    notRevokedTtlMs = 30_000,
+    notRevokedTtlMs = 60_000,
   }: ConsoleTokensOptions = {},
 ): ConsoleTokensTable {
   // Bounded: in token_list mode every refused token is looked up, and a client may send any number of them.

@@ -3,10 +3,11 @@ import helmet from 'koa-helmet';
 import { randomBytes } from 'node:crypto';
 import { isLoopbackHost, type Config } from '../../../shared/config/index.js';
 import { ConfigError } from '../../../shared/errors/index.js';
+import { createRateLimits, type RateLimits } from '../../../shared/http/rate-limits.js';
 import type { Logger } from '../../../shared/logger/index.js';
 import { consoleCspDirectives } from './content-security-policy.js';
 import { gate, requireOperator } from './gate.js';
-import { loginRoutes, logoutRoute } from './login-routes.js';
+import { LOGIN_ALLOWANCE, loginRoutes, logoutRoute } from './login-routes.js';
 import { createOidcClient, isLoopbackUrl } from './oidc-client.js';
 import { sessionMiddleware } from './session.js';
 import { currentOperator } from './current-operator.js';
@@ -33,12 +34,15 @@ export function createConsoleAuth({
   audit,
   log = audit,
   ended = createEndedSessionsInMemory(),
+  limits = createRateLimits({ 'console-login': LOGIN_ALLOWANCE }),
 }: {
   config: Config['console'];
   audit: Logger;
   log?: Logger;
   /** Sessions ended by a logout; in memory by default (one process, forgotten at restart). */
   ended?: EndedSessions;
+  /** How many logins an address may start: LOGIN_ALLOWANCE a minute by default. */
+  limits?: RateLimits<'console-login'>;
 }): ConsoleAuth {
   refuseDevelopmentSecrets(config);
   const sessionKeys = config.sessionKeys.length > 0 ? config.sessionKeys : [randomSessionKey(log)];
@@ -61,7 +65,7 @@ export function createConsoleAuth({
         referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
       }),
       sessionMiddleware({ sessionKeys, secure: https }),
-      loginRoutes({ oidc, rules: config.oidc, current, audit, log }),
+      loginRoutes({ oidc, rules: config.oidc, current, audit, log, limits }),
       gate(current),
       logoutRoute({ audit, ended }),
     ],

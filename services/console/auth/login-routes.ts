@@ -1,5 +1,6 @@
 import type Koa from 'koa';
 import { isAppError } from '../../../shared/errors/index.js';
+import type { RateLimits } from '../../../shared/http/rate-limits.js';
 import type { Logger } from '../../../shared/logger/index.js';
 import type { ConsoleOidcClient } from './oidc-client.js';
 import { authPage } from './pages.js';
@@ -19,7 +20,15 @@ interface LoginDeps {
   current: CurrentOperator;
   audit: Logger;
   log: Logger;
+  /** Logins and callbacks per address (LOGIN_ALLOWANCE); none counted by default. */
+  limits?: RateLimits<'console-login'> | undefined;
 }
+
+/**
+ * Logins and callbacks one address may start per minute: a person signs in a few times a day; a script hammering the
+ * two open routes (each login makes a pending session, each callback a call to the provider) gets 429.
+ */
+export const LOGIN_ALLOWANCE = { perAddress: 30, perToken: 30 };
 
 /**
  * GET /admin/login (`?next=/admin/…` to come back to a page; `?prompt=login` to have the provider ask for
@@ -27,7 +36,7 @@ interface LoginDeps {
  * GET /admin/callback, where the provider sends the browser back. Both are open to anyone, so they run before
  * the gate; only a callback matching the login started in this browser (state, PKCE, nonce) creates a session.
  */
-export function loginRoutes({ oidc, rules, current, audit, log }: LoginDeps): Koa.Middleware {
+export function loginRoutes({ oidc, rules, current, audit, log, limits }: LoginDeps): Koa.Middleware {
   const login = async (ctx: Koa.Context): Promise<void> => {
     const next = safeReturnPath(ctx.query['next']);
     const forceLogin = ctx.query['prompt'] === 'login';
@@ -85,6 +94,8 @@ export function loginRoutes({ oidc, rules, current, audit, log }: LoginDeps): Ko
   };
 
   return async (ctx, next) => {
+    const open = ctx.method === 'GET' && (ctx.path === '/admin/login' || ctx.path === '/admin/callback');
+    if (open) await limits?.take('console-login', ctx.ip, undefined);
     if (ctx.method === 'GET' && ctx.path === '/admin/login') return login(ctx);
     if (ctx.method === 'GET' && ctx.path === '/admin/callback') return callback(ctx);
     // Any other method on these two paths would reach the gate, whose answer (log in first) would loop.
