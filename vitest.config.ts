@@ -39,6 +39,8 @@ export default defineConfig({
     // Two files at a time (vitest 3 sets this for the whole run; the exclusive project runs its files in one fork).
     maxWorkers: 2,
     minWorkers: 1,
+    // Only the unit project runs on threads: its files share workers.
+    poolOptions: { threads: { isolate: false } },
     projects: [
       {
         test: {
@@ -48,9 +50,10 @@ export default defineConfig({
           // A hang bound, not a speed check: the slowest unit file reads megabytes of real days, seconds on a
           // loaded machine.
           testTimeout: 60_000,
-          // Pure files share their workers (and the modules they load) instead of a fresh process each: the group
-          // takes about 20 s instead of 75 on two cores. Integration files keep a process each, which the keyspace
-          // pool relies on (test/helpers/keyspace-pool.ts).
+          // Pure files share their worker threads (and the modules they load) instead of a fresh process each (the
+          // threads pool's isolation is set at the root, below). Integration files keep a process each (forks, the
+          // default), which the keyspace pool relies on (test/helpers/keyspace-pool.ts).
+          pool: 'threads',
           isolate: false,
           sequence: { groupOrder: 0 },
           ...seeded,

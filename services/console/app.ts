@@ -29,6 +29,9 @@ export function createConsoleApp(deps: ConsoleDeps): Koa {
   const app = new Koa();
   // Behind the reverse proxy that terminates TLS (deploy/reverse-proxy), X-Forwarded-Proto says https.
   app.proxy = new URL(deps.config.publicUrl).protocol === 'https:';
+  // The client's address (the login limit counts by it) is the one the proxy saw, the last X-Forwarded-For entry:
+  // a header the client sends of its own cannot name another address.
+  app.maxIpsCount = 1;
   const openapi = consoleOpenApi(deps.routes, '1');
   app.use(errorHandler({ stdout: deps.stdout ?? process.stdout }));
   for (const m of deps.auth.middleware) app.use(m);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CassandraClient } from '../../shared/cassandra/index.js';
-import { createConsoleTokensTable, type ConsoleTokensTable } from '../../shared/tables/index.js';
+import { createConsoleTokensTable, createUsersTable, type ConsoleTokensTable } from '../../shared/tables/index.js';
 import { startGateway, type RunningGateway } from '../../test/helpers/gateway.js';
 import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
 
@@ -64,10 +64,14 @@ describe('tokens issued by the console, in token_list mode', () => {
   it('When an operator revokes an issued token, then every call with it answers 403 and the console lists why', async () => {
     const token = 'nrelop_study_default_Revoked0123456789abcdefghijklm';
     await tokens.issue([token], 'study', 'default', 'operator@itinera.local');
-    // Revoked before this gateway ever saw it: its "not revoked" belief (30 s) has nothing to outlive.
+    // An account that exists, so the only reason left to refuse a call is the revocation; revoked before this
+    // gateway ever saw the token, so its "not revoked" belief (user_cache_ttl_s) has nothing to outlive.
+    await createUsersTable(env.cql).register(token);
     expect(await tokens.revoke([token], 'operator@itinera.local', 'lost phone')).toEqual([token]);
-    for (const path of ['/profile/create', '/usercache/put', '/usercache/get', '/pipeline/get_complete_ts'])
-      expect([path, (await gw.post(path, { user: token, phone_to_server: [] })).status]).toEqual([path, 403]);
+    for (const path of ['/profile/create', '/usercache/put', '/usercache/get', '/pipeline/get_complete_ts']) {
+      const res = await gw.post(path, { user: token, phone_to_server: [] });
+      expect([path, res.status, res.body.error?.message]).toEqual([path, 403, 'invalid token: revoked by an operator']);
+    }
     const row = await waitFor(() => refused(token), 10_000, 'the refusal');
     expect(row.reason).toBe('revoked by an operator');
   });
@@ -95,17 +99,32 @@ describe('tokens issued by the console, in token_list mode', () => {
   });
 
   it('When the gateway runs in secret mode, then a token without the secret prefix is listed as refused', async () => {
-    const secretGw = await startGateway(env, {
-      config: { ...env.config, webserver: { ...env.config.webserver, auth: 'secret', secretPrefixes: ['Zq8secret'] } },
-    });
+    // A short user_cache_ttl_s, which is also how long the gateway believes a token is not revoked.
+    const config = {
+      ...env.config,
+      webserver: {
+        ...env.config.webserver,
+        auth: 'secret' as const,
+        secretPrefixes: ['Zq8secret'],
+        userCacheTtlMs: 300,
+      },
+    };
+    const secretGw = await startGateway({ ...env, config }, { config });
     try {
       expect((await secretGw.post('/profile/create', { user: 'Zq8wrong_participant_7' })).status).toBe(403);
       const row = await waitFor(() => refused('Zq8wrong_participant_7'), 10_000, 'the refusal');
       expect(row.reason).toBe('no accepted secret prefix');
-      // A revocation holds in this mode too: the token with the right prefix registered, then is refused.
-      expect((await secretGw.post('/profile/create', { user: 'Zq8secret_participant_8' })).status).toBe(200);
-      await tokens.revoke(['Zq8secret_participant_9'], 'operator@itinera.local', 'left the study');
-      expect((await secretGw.post('/profile/create', { user: 'Zq8secret_participant_9' })).status).toBe(403);
+      // A revocation holds in this mode too: a token in use is refused once the gateway's belief in it expires.
+      const user = { user: 'Zq8secret_participant_8' };
+      expect((await secretGw.post('/profile/create', user)).status).toBe(200);
+      expect((await secretGw.post('/usercache/get', user)).status).toBe(200);
+      await tokens.revoke([user.user], 'operator@itinera.local', 'left the study');
+      await waitFor(
+        async () => ((await secretGw.post('/usercache/get', user)).status === 403 ? true : undefined),
+        10_000,
+        'the revoked token refused',
+      );
+      expect((await secretGw.post('/profile/create', user)).status).toBe(403);
     } finally {
       await secretGw.close();
     }

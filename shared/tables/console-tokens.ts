@@ -68,7 +68,10 @@ export interface ConsoleTokensTable {
    * gateway goes on accepting a token after its revocation.
    */
   isRevoked(token: string): Promise<boolean>;
-  /** Revoked tokens, most recently revoked first; reads at most `maxRows` rows. */
+  /**
+   * Revoked tokens, most recently revoked first; reads at most `maxRows` rows (past that, the rows read are a part of
+   * the table in token order, not the newest).
+   */
   listRevoked(options?: { maxRows?: number }): Promise<RevokedToken[]>;
 }
 
@@ -165,7 +168,8 @@ export function createConsoleTokensTable(
       const cached = revoked.get(token);
       if (cached !== undefined) return cached;
       const rs = await cql.read(`SELECT user_token FROM ${REVOKED} WHERE user_token = ?`, [token]);
-      const isRevoked = rs.rows.length > 0;
+      // A revoke() of this process while the read was under way wins over the read's "no".
+      const isRevoked = rs.rows.length > 0 || revoked.get(token) === true;
       revoked.set(token, isRevoked, isRevoked ? { ttl: 0 } : {});
       return isRevoked;
     },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CassandraClient } from '../../shared/cassandra/index.js';
@@ -8,14 +9,18 @@ import { repoRoot } from '../../shared/config/repo-root.js';
  * (4-5 s on the local node) and dropping it 1-2 s more, for each of the suite's integration files; emptying one with
  * TRUNCATE takes about half a second. A file's environment therefore leaves its keyspace here when it is disposed,
  * and a later environment takes it over once the process that used it has exited (so no write of a service that was
- * still closing can land after the emptying), after checking that its tables and applied migrations are exactly the
- * ones a fresh keyspace would have. Anything else is dropped and made anew.
+ * still closing can land after the emptying), after checking that it was made from the very migration files this
+ * checkout ships (their digest) and still has the tables and applied versions it had when it was left. Anything else
+ * (a branch switched, a migration edited, a keyspace gone) is dropped and made anew, and so is one that cannot be
+ * emptied.
  *
  * The pool is a folder of one file per keyspace, `<keyspace>.<pid>.json`, per Cassandra address, under .infra/ with
  * the local servers; renaming a file is the claim, which only one process can win.
  */
 
 interface PoolEntry {
+  /** SHA-256 of the migration files the keyspace was made from. */
+  migrations: string;
   /** The keyspace's tables when it was released. */
   tables: string[];
   /** Its applied migration versions. */
@@ -50,6 +55,18 @@ async function versionsOf(client: CassandraClient, keyspace: string): Promise<nu
   return rs.rows.map((r) => Number(r['version'])).sort((a, b) => a - b);
 }
 
+/** The digest of schemas/cql: two keyspaces made from the same files have the same tables, column for column. */
+function migrationsDigest(): string {
+  const dir = join(repoRoot, 'schemas', 'cql');
+  const hash = createHash('sha256');
+  for (const file of readdirSync(dir).sort())
+    hash
+      .update(file)
+      .update('\0')
+      .update(readFileSync(join(dir, file)));
+  return hash.digest('hex');
+}
+
 const sameList = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /**
@@ -76,6 +93,7 @@ export async function claimKeyspace(
       const entry = JSON.parse(readFileSync(claimed, 'utf8')) as PoolEntry;
       const tables = await tablesOf(client, keyspace);
       const usable =
+        entry.migrations === migrationsDigest() &&
         tables.length > 0 &&
         sameList(tables, entry.tables) &&
         sameList(await versionsOf(client, keyspace), versions) &&
@@ -89,7 +107,9 @@ export async function claimKeyspace(
       );
       return keyspace;
     } catch {
-      // A keyspace that vanished (servers started afresh) or cannot be read: the next one, or a fresh keyspace.
+      // A keyspace that vanished (servers started afresh), cannot be read or was not wholly emptied: gone, and the
+      // next one or a fresh keyspace instead.
+      await client.execute(`DROP KEYSPACE IF EXISTS ${keyspace}`).catch(() => undefined);
       continue;
     } finally {
       unlinkSync(claimed);
@@ -105,6 +125,7 @@ export async function releaseKeyspace(
   keyspace: string,
 ): Promise<void> {
   const entry: PoolEntry = {
+    migrations: migrationsDigest(),
     tables: await tablesOf(client, keyspace),
     versions: await versionsOf(client, keyspace),
   };

@@ -4,8 +4,9 @@ import { createConsoleTokensTable } from '../../../shared/tables/index.js';
 import type { Session } from '../session.js';
 
 /**
- * Revokes participant tokens for good (table revoked_tokens): every gateway refuses them within user_cache_ttl_s (60 s), in every auth
- * mode; the accounts and their data stay until deleted. Audited: who, why, and a digest of each token.
+ * Revokes participant tokens for good (table revoked_tokens): every gateway refuses them within user_cache_ttl_s (60
+ * s), in every auth mode; the accounts and their data stay until deleted. Audited: who, why, and a digest of each
+ * token.
  */
 export async function revokeTokens(s: Session, tokens: readonly string[], by: string, reason: string): Promise<number> {
   const revoked = await createConsoleTokensTable(s.cql).revoke(tokens, `cli:${by}`, reason);

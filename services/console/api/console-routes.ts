@@ -8,7 +8,7 @@ import type { DeadLetterView } from '../dead-letters/dead-letter-view.js';
 import type { DayReader } from '../day/day-reader.js';
 import type { JobProgress, JobRegistry } from '../jobs/job-registry.js';
 import type { ParticipantIndex } from '../participants/participant-index.js';
-import { maskToken } from '../participants/query-participants.js';
+import { maskedNewestFirst, maskToken } from '../participants/query-participants.js';
 import type { ConsolePrograms } from '../programs/console-programs.js';
 import type { ParticipantScope } from '../scope/participant-scope.js';
 import { describeScope, inScope, type ProgramScope } from '../scope/program-scope.js';
@@ -46,18 +46,6 @@ export interface ConsoleApiDeps {
   jobs: JobRegistry;
   /** Who did what destructive thing, when: one JSON line per action (no participant data beyond a uuid). */
   audit: Logger;
-}
-
-/**
- * Rows whose tokens a reader sees masked, in an order that follows only what the reader sees: left in the table's
- * order, rows that tie on time would come in the order of their tokens' hidden parts.
- */
-function byVisibleFields<T extends { token: string }>(rows: T[]): T[] {
-  const visible = (r: T) => JSON.stringify(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : 1)));
-  return rows
-    .map((r) => ({ r, key: visible(r) }))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map(({ r }) => r);
 }
 
 /** Every endpoint of the console's JSON API (the pages' data, and the operators' actions). */
@@ -305,7 +293,7 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
         const scope = scopeOf(ctx);
         const rows = (await d.tokens.refused()).rows.filter((r) => inScope(scope, d.programOfToken(r.token)));
         if (isOperator(ctx)) return { rows };
-        return { rows: byVisibleFields(rows.map((r) => ({ ...r, token: maskToken(r.token) }))) };
+        return { rows: maskedNewestFirst(rows, 'lastTs') };
       },
     }),
     route({
@@ -351,7 +339,7 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
         const scope = scopeOf(ctx);
         const rows = (await d.tokens.revoked()).rows.filter((r) => inScope(scope, d.programOfToken(r.token)));
         if (isOperator(ctx)) return { rows };
-        return { rows: byVisibleFields(rows.map((r) => ({ ...r, token: maskToken(r.token) }))) };
+        return { rows: maskedNewestFirst(rows, 'revokedTs') };
       },
     }),
     ...programRoutes(d),

@@ -306,20 +306,14 @@ export const RefusedTokens = z
   .meta({ id: 'RefusedTokens' });
 
 /** Printable characters only: a token or a reason goes into audit lines and back to other operators' pages. */
-const printable = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1)
-    .max(max)
-    .regex(/^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+$/u, 'printable characters only');
+const PRINTABLE = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+$/u;
 
 export const RevokeRequest = z
   .object({
-    /** Whole tokens, as the phones send them. */
-    tokens: z.array(printable(256)).min(1).max(500),
+    /** Whole tokens, exactly as the phones send them (the gateway's longest: 512 characters). */
+    tokens: z.array(z.string().min(1).max(512).regex(PRINTABLE, 'printable characters only')).min(1).max(500),
     /** Why: kept with each revocation and shown on the Tokens page. */
-    reason: printable(500),
+    reason: z.string().trim().min(1).max(500).regex(PRINTABLE, 'printable characters only'),
   })
   .meta({ id: 'RevokeRequest' });
 

@@ -57,4 +57,17 @@ describe('the person behind a request', () => {
     );
     expect(kept).toEqual({ email: 'ana@example.org', email_verified: true, groups: ['readers'] });
   });
+
+  it('When the provider sends email_verified as anything but true, then the session keeps it as not verified', async () => {
+    // With `when_sent`, an absent claim would count: "false" as text must not become an absent claim.
+    for (const sent of ['false', 'true', 0, null]) {
+      const kept = claimsToKeep({ email: 'ana@example.org', email_verified: sent }, rules);
+      expect(kept.email_verified, JSON.stringify(sent)).toBe(false);
+      const session = requestOf(signIn(kept));
+      expect(
+        await currentOperator(rules, createEndedSessionsInMemory())(session),
+        JSON.stringify(sent),
+      ).toBeUndefined();
+    }
+  });
 });

@@ -31,7 +31,8 @@ export function currentOperator(rules: RoleRules, ended: EndedSessions): Current
  */
 export function claimsToKeep(claims: Readonly<Record<string, unknown>>, rules: RoleRules): SignedInClaims {
   const kept: SignedInClaims = { email: emailClaim(claims) ?? '' };
-  if (typeof claims['email_verified'] === 'boolean') kept.email_verified = claims['email_verified'];
+  // Whatever the provider sent is kept as what it means: only `true` is a verified e-mail ("false" as text is not).
+  if (claims['email_verified'] !== undefined) kept.email_verified = claims['email_verified'] === true;
   const named = new Set([
     ...rules.readerGroups,
     ...rules.operatorGroups,

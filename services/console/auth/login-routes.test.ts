@@ -28,6 +28,7 @@ beforeAll(async () => {
   const app = new Koa();
   // As behind the TLS proxy: the address is the one it forwards (the loopback address itself is never counted).
   app.proxy = true;
+  app.maxIpsCount = 1;
   app.use(errorHandler({ stdout: { write: () => true } as unknown as NodeJS.WritableStream }));
   app.use(sessionMiddleware({ sessionKeys: ['test-key'], secure: false }));
   app.use(
@@ -65,5 +66,8 @@ describe('console login routes', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await refused.json()).error.code).toBe('RATE_LIMITED');
     expect((await login('198.51.100.7')).status).toBe(302);
+    // An address the client writes before the proxy's own (loopback, which is never counted, or any other) changes
+    // nothing: the proxy's entry counts.
+    expect((await login('127.0.0.1, 203.0.113.9')).status).toBe(429);
   });
 });

@@ -43,9 +43,9 @@ const member = ({ groups }: Claimed, allowed: readonly string[]) => groups.some(
  * The console role the provider's claims earn across the whole deployment, or undefined. Operator wins over reader.
  * E-mails compare case-insensitively (nobody types them consistently) and count only when the provider says
  * `email_verified: true`, or, with `email_verified: when_sent` (for providers such as Entra ID that never send the
- * claim), when it does not say false; groups count whatever the e-mail, since the provider asserts membership itself. `*` in readerEmails lets in every
- * e-mail; it is deliberately not honoured for operators. Without an e-mail claim nobody gets in: it is what
- * names the person in the session and in the audit log.
+ * claim), when it does not say false; groups count whatever the e-mail, since the provider asserts membership itself.
+ * `*` in readerEmails lets in every e-mail; it is deliberately not honoured for operators. Without an e-mail claim
+ * nobody gets in: it is what names the person in the session and in the audit log.
  */
 export function roleFromClaims(claims: Readonly<Record<string, unknown>>, rules: RoleRules): ConsoleRole | undefined {
   const c = claimed(claims, rules);

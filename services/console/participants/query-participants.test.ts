@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ParticipantsQuery } from '../api/schemas.js';
-import { maskToken, ParticipantSnapshot, type ParticipantRow } from './query-participants.js';
+import { maskedNewestFirst, maskToken, ParticipantSnapshot, type ParticipantRow } from './query-participants.js';
 
 const row = (n: number, over: Partial<ParticipantRow> = {}): ParticipantRow => ({
   userId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
@@ -74,5 +74,20 @@ describe('ParticipantSnapshot', () => {
 
   it('masks short tokens to their first two characters', () => {
     expect(maskToken('abc')).toBe('ab…');
+  });
+});
+
+describe('maskedNewestFirst', () => {
+  it('When rows tie on time, then their order follows what a reader sees, not the hidden part of their tokens', () => {
+    const rows = [
+      { token: 'nrelop_a_default_zzzzzz_end', lastTs: 100, attempts: 9 },
+      { token: 'nrelop_a_default_aaaaaa_end', lastTs: 100, attempts: 10 },
+      { token: 'nrelop_a_default_mmmmmm_new', lastTs: 200, attempts: 1 },
+    ];
+    const shown = maskedNewestFirst(rows, 'lastTs');
+    expect(shown.map((r) => r.lastTs)).toEqual([200, 100, 100]);
+    expect(shown.every((r) => !r.token.includes('zzz') && !r.token.includes('aaa'))).toBe(true);
+    // The two tied rows look alike but for attempts: the same order whichever hidden token comes first in the table.
+    expect(maskedNewestFirst([rows[1]!, rows[0]!, rows[2]!], 'lastTs')).toEqual(shown);
   });
 });

@@ -14,6 +14,19 @@ export function maskToken(token: string): string {
 }
 
 /**
+ * Rows of tokens as a reader gets them: masked, newest first by `time`, and rows that tie on it in the order of what
+ * the reader sees. Left in the table's order, tying rows would come in the order of their tokens' hidden parts.
+ */
+export function maskedNewestFirst<T extends { token: string }>(rows: readonly T[], time: keyof T & string): T[] {
+  const visible = (r: T) => JSON.stringify(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return rows
+    .map((r) => ({ ...r, token: maskToken(r.token) }))
+    .map((r) => ({ r, key: visible(r), t: Number(r[time]) }))
+    .sort((a, b) => b.t - a.t || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ r }) => r);
+}
+
+/**
  * Tokens sort by what the list shows of them: sorting by the whole token would let anyone who pages through the
  * list learn the order, and so the letters, of the part it hides.
  */
