@@ -47,7 +47,7 @@ export default tseslint.config(
   },
   {
     // Pure logic: no infrastructure, no I/O. Time and data come in as parameters.
-    files: ['services/*/domain/**/*.ts'],
+    files: ['services/*/domain/**/*.ts', 'shared/*/domain/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': [

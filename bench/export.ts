@@ -11,7 +11,7 @@ import type { Config } from '../shared/config/index.js';
 import { createCassandraClient, createCql, type Cql, type Statement } from '../shared/cassandra/index.js';
 import { upsertStatements } from '../shared/timeseries/index.js';
 import { convertEntry, type ConvertedEntry } from '../services/converter/domain/convert-entry.js';
-import { entryObjectId } from '../services/converter/store/cassandra-timeseries-writer.js';
+import { entryObjectId } from '../shared/ids/entry-identity.js';
 import { MAX_EXPORT_DAYS } from '../services/export/domain/export-range.js';
 import { toUsercacheEntry, type PhoneEntry } from '../test/helpers/phone-entries.js';
 import { residentMb } from './load.js';

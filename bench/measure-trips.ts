@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { modeName } from '../services/trip-builder/domain/diary/trip-geojson.js';
+import { sensedModeName as modeName } from '../shared/events/emission-enums.js';
 import { type TimeseriesLike, toObservations } from '../services/trip-builder/domain/observations.js';
 import { buildTrips, type BuiltTrip } from '../services/trip-builder/domain/timeline/build-trips.js';
 import {

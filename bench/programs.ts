@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createCassandraClient, createCql } from '../shared/cassandra/index.js';
 import type { Config } from '../shared/config/index.js';
 import { createProgramConfigsTable } from '../shared/tables/index.js';
-import { createProgramManager } from '../services/programs/manage-programs.js';
+import { createProgramManager } from '../shared/programs/manage-programs.js';
 import type { RealDay } from './end-to-end.js';
 import {
   gatewayHealthy,

@@ -16,7 +16,7 @@ import { createCassandraClient, createCql } from '../shared/cassandra/index.js';
 import { provision } from '../deploy/provision/provision.js';
 import { percentile, serviceProcessEnv } from './load.js';
 import { indexOsmExtract, type OsmElement, withPredictedModes } from '../services/trip-builder/domain/modes/index.js';
-import { toOsmXml } from '../services/trip-builder/domain/modes/fixtures/transit-fixture.js';
+import { toOsmXml } from '../test/helpers/trip-builder/transit-fixture.js';
 import { toObservations } from '../services/trip-builder/domain/observations.js';
 import { buildTrips, type BuiltTrip } from '../services/trip-builder/domain/timeline/build-trips.js';
 import { createCassandraTransitStops } from '../services/trip-builder/store/cassandra-transit-stops.js';

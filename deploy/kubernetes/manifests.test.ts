@@ -18,7 +18,7 @@ import { Namespace } from 'kubernetes-models/v1/Namespace';
 import { Service } from 'kubernetes-models/v1/Service';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { loadConfig, refuseExposure, type Config } from '../../shared/config/index.js';
+import { ENVIRONMENT_VARIABLES, loadConfig, refuseExposure, type Config } from '../../shared/config/index.js';
 import { groupName, groups, topicName } from '../../shared/events/index.js';
 import { refuseDevelopmentSecrets } from '../../services/console/auth/create-console-auth.js';
 import { APICURIO_VERSION, CASSANDRA_VERSION, KAFKA_VERSION } from '../local/servers.js';
@@ -354,15 +354,7 @@ describe('the services', () => {
   });
 
   it('When a container of the image starts, then its command is a compiled source, and its environment is names the config loader reads', () => {
-    const loader = readFileSync(join(root, 'shared/config/load-config.ts'), 'utf8');
-    const read = new Set([
-      ...[...loader.matchAll(/'([A-Z][A-Z0-9_]+)'/g)].map((m) => m[1]!),
-      ...[...loader.matchAll(/consoleKey\('([a-z_]+)'/g)].map((m) => `CONSOLE_${m[1]!.toUpperCase()}`),
-      ...[...loader.matchAll(/webKey\('([a-z_]+)'/g)].map((m) => `WEBSERVER_${m[1]!.toUpperCase()}`),
-      ...[...loader.matchAll(/oidcKey\('([a-z_]+)'/g)].map((m) => `CONSOLE_OIDC_${m[1]!.toUpperCase()}`),
-      ...[...loader.matchAll(/programLists\('([a-z_]+)'/g)].map((m) => `CONSOLE_OIDC_${m[1]!.toUpperCase()}`),
-      'NODE_OPTIONS',
-    ]);
+    const read = new Set([...ENVIRONMENT_VARIABLES, 'NODE_OPTIONS']);
     for (const name of [...Object.keys(env), 'ITINERA_CONF_DIR']) expect(read, name).toContain(name);
     for (const workload of itineraWorkloads)
       for (const c of containersOf(workload).filter((x) => x['image'] === 'itinera')) {

@@ -2,8 +2,9 @@ import type { Kafka } from 'kafkajs';
 import type { CassandraClient } from '../../shared/cassandra/index.js';
 import { createCql } from '../../shared/cassandra/index.js';
 import type { Config } from '../../shared/config/index.js';
+import type { OperatorActions } from '../../shared/operations/operator-actions.js';
 import { topicName } from '../../shared/events/index.js';
-import { createIdempotentProducer } from '../../shared/kafka/index.js';
+import { createSafeProducer } from '../../shared/kafka/index.js';
 import { createLogger } from '../../shared/logger/index.js';
 import { createAvroCodec, createSchemaRegistry } from '../../shared/schema-registry/index.js';
 import {
@@ -14,22 +15,19 @@ import {
   createProfilesTable,
   createProgramConfigsTable,
   createSectionMetricsTable,
+  createTripBuilderStateTable,
   createTripLabelCountsTable,
   createUsersTable,
-  type ProgramConfigRow,
 } from '../../shared/tables/index.js';
 import { createErrorTimeseries, createTimeseriesReader } from '../../shared/timeseries/index.js';
-import { replayDeadLetterTopic } from '../converter/replay-dead-letter-topic.js';
-import { admitToken } from '../programs/domain/admit-token.js';
-import type { DeploymentConfig } from '../programs/domain/deployment-config.js';
-import { cohortOf } from '../programs/domain/opcode.js';
-import { createProgramManager } from '../programs/manage-programs.js';
-import { createProgramParticipants } from '../programs/program-participants.js';
+import { converterOperatorActions } from '../converter/operator-actions.js';
+import { cohortOf } from '../../shared/programs/domain/opcode.js';
+import { createProgramManager } from '../../shared/programs/manage-programs.js';
+import { createProgramParticipants } from '../../shared/programs/program-participants.js';
 import { createCassandraEndedSessions } from './auth/ended-sessions.js';
-import { createParticipantTokens, newToken } from '../programs/participant-tokens.js';
 import { composeTripBuilderStores } from '../trip-builder/compose.js';
 import { createDiaryPublisher } from '../trip-builder/diary-publisher.js';
-import { scanResumePoints } from '../trip-builder/store/cassandra-trip-store.js';
+import { tripBuilderOperatorActions } from '../trip-builder/operator-actions.js';
 import { createLetterReplays } from './actions/replay-letters.js';
 import { createUserResets } from './actions/reset-users.js';
 import { parseSinceOrThrow, topicReplayLines } from './actions/topic-replay-lines.js';
@@ -41,22 +39,16 @@ import { createJobRegistry } from './jobs/job-registry.js';
 import { createParticipantIndex } from './participants/participant-index.js';
 import { createBehindUsersTracker } from './pipeline/behind-users.js';
 import { createPipelineMonitor, PIPELINE_GROUPS } from './pipeline/pipeline-monitor.js';
+import { createPipelineView } from './pipeline/pipeline-view.js';
 import { createSummaryCache } from './summary/summary-cache.js';
 import { createProgramSummary } from './summary/program-summary.js';
 import { createParticipantScope } from './scope/participant-scope.js';
-import { inScope, scopeKey } from './scope/program-scope.js';
-import { createTokenIssuer } from './tokens/issue-tokens.js';
+import { scopeKey } from './scope/program-scope.js';
+import { createTokenActions } from './tokens/token-actions.js';
 import type { ConsoleDeps } from './app.js';
 
 /** Rows one program summary reads at most (trips plus sections). */
 const SUMMARY_MAX_ROWS = 2_000_000;
-
-/** The programs as saved, as the gateway's admission reads them (every document passed the schema when saved). */
-function servedPrograms(rows: readonly ProgramConfigRow[]) {
-  return new Map(
-    rows.map((r) => [r.program, { program: r.program, config: JSON.parse(r.document) as DeploymentConfig }]),
-  );
-}
 
 export interface ConsoleClients {
   config: Config;
@@ -79,7 +71,7 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
   const logger = createLogger({ component: 'console', level: 'info' });
   const audit = createLogger({ component: 'audit' });
   const codec = createAvroCodec(createSchemaRegistry(config.schemaRegistry));
-  const producer = createIdempotentProducer(kafka);
+  const producer = createSafeProducer(kafka);
   const admin = kafka.admin();
   const prefix = config.kafka.topicPrefix;
   const errors = createErrorTimeseries(cql);
@@ -94,10 +86,10 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
   });
   const programOf = (token: string) => cohortOf(token).program;
 
-  // The dead-letter list names each letter's participant by token (the index); the index counts each participant's
-  // dead letters (the dead-letter tally): each reads the other lazily.
-  let tokenOf: (userId: string) => string | undefined = () => undefined;
-  const deadLetters = createDeadLetterView({ errors, tokenOf: (id) => tokenOf(id) });
+  const tokenOf = (userId: string) => index.get(userId)?.token;
+  // The dead-letter list names each letter's participant by token (the index, read only once both exist); the index
+  // counts each participant's dead letters.
+  const deadLetters = createDeadLetterView({ errors, tokenOf });
   const index = createParticipantIndex({
     users: () => users.all({ pageSize: 5000 }),
     activity: () => activity.all(),
@@ -107,7 +99,6 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
     logger,
     refreshSeconds: config.console.participantsRefreshSeconds,
   });
-  tokenOf = (id) => index.get(id)?.token;
   const participantScope = createParticipantScope({
     indexed: (id) => index.get(id),
     async lookup(id) {
@@ -123,15 +114,27 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
     onError: (err) => logger.warn('Pipeline sample failed', { error: String(err) }),
   });
   const behind = createBehindUsersTracker({
-    scan: () => scanResumePoints(cql),
+    scan: () => createTripBuilderStateTable(cql).scan(),
     lastPushOf: (id) => index.get(id)?.lastPush,
     programOf: (id) => index.get(id)?.program ?? null,
     behindHours: config.console.behindHours,
   });
-  /** Starts a resume-point scan unless one is recent (the tracker decides); requests read its last answer. */
-  const refreshBehind = () =>
-    void behind.refresh().catch((err: unknown) => logger.warn('Resume-point scan failed', { error: String(err) }));
-  const rebuildStores = composeTripBuilderStores(cql);
+  const pipeline = createPipelineView({
+    monitor,
+    behind,
+    behindHours: config.console.behindHours,
+    tokenOf,
+    onScanError: (err) => logger.warn('Resume-point scan failed', { error: String(err) }),
+  });
+  const actions: OperatorActions = {
+    ...converterOperatorActions({ kafka, admin, producer, codec, topicPrefix: prefix }),
+    ...tripBuilderOperatorActions({
+      ...composeTripBuilderStores(cql),
+      pipelineLog: createLogger({ component: 'console-reset', level: 'warn' }),
+      now: () => Date.now() / 1000,
+      publishDocument: createDiaryPublisher({ producer, codec, topic: topicName(prefix, 'diary') }),
+    }),
+  };
   const summary = createSummaryCache(
     createProgramSummary(
       { labelTrips: createLabelTripMetricsTable(cql), sections: createSectionMetricsTable(cql) },
@@ -149,57 +152,19 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
       labelCounts,
       timeseries: createTimeseriesReader(cql),
     }),
-    async pipeline(scope) {
-      refreshBehind();
-      const groups = monitor.snapshot();
-      const b = behind.current(scope === undefined ? undefined : (program) => inScope(scope, program));
-      return {
-        sampledAt: groups.sampledAt ?? 0,
-        stalledMinutes: groups.stalledMinutes,
-        groups: groups.groups,
-        behind: {
-          thresholdHours: config.console.behindHours,
-          count: b?.count ?? 0,
-          users: (b?.users ?? []).map((u) => ({ ...u, token: index.get(u.userId)?.token ?? u.userId })),
-        },
-      };
-    },
+    pipeline: (scope) => pipeline.answer(scope),
     deadLetters,
-    replayLetters: createLetterReplays({ errors, producer, admin, codec, topicPrefix: prefix }),
+    replayLetters: createLetterReplays({ errors, actions }),
     replayTopic: async (request, p) =>
       topicReplayLines(
-        await replayDeadLetterTopic(
-          { kafka, admin, producer, codec, topicPrefix: prefix, onProgress: (done, total) => p.progress(done, total) },
+        await actions.replayDeadLetterTopic(
           { since: parseSinceOrThrow(request.since), key: request.key, reason: request.reason, dryRun: request.dryRun },
+          (done, total) => p.progress(done, total),
         ),
       ),
-    resets: createUserResets({
-      rebuild: {
-        ...rebuildStores,
-        pipelineLog: createLogger({ component: 'console-reset', level: 'warn' }),
-        now: () => Date.now() / 1000,
-        publishDocument: createDiaryPublisher({ producer, codec, topic: topicName(prefix, 'diary') }),
-      },
-      everyone: () => index.all(),
-    }),
+    resets: createUserResets({ actions, everyone: () => index.all() }),
     summary: (days, scope) => summary(days, scopeKey(scope), participantScope.filter(scope)),
-    tokens: {
-      create: createTokenIssuer({
-        // The gateway's own rule, on the programs as saved now (not a directory's copy seconds old: a program just
-        // created on the Programs page takes tokens at once).
-        admission: async ({ program, subgroup, tester }) =>
-          admitToken(newToken(program, subgroup, tester), servedPrograms(await programManager.list())),
-        generate: (request) => createParticipantTokens(request),
-        record: (tokens, program, subgroup, by) => tokensTable.issue(tokens, program, subgroup, by),
-      }),
-      async refused() {
-        return { rows: await tokensTable.listRefused(7) };
-      },
-      revoke: (tokens, by, reason) => tokensTable.revoke(tokens, by, reason),
-      async revoked() {
-        return { rows: await tokensTable.listRevoked() };
-      },
-    },
+    tokens: createTokenActions({ table: tokensTable, programs: () => programManager.list() }),
     programs: programManager,
     jobs: createJobRegistry(logger),
     audit,
@@ -216,7 +181,7 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
       await index.start();
       monitor.start();
       // The first resume-point scan now, so the pipeline page's first answer already lists who is behind.
-      refreshBehind();
+      pipeline.refresh();
     },
     refreshParticipants: () => index.refresh(),
     async close() {

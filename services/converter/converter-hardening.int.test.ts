@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Message } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { topicName, toUsercacheRecord, type UsercacheRecord } from '../../shared/events/index.js';
-import { createIdempotentProducer, sendChunked } from '../../shared/kafka/index.js';
+import { createSafeProducer, sendChunked } from '../../shared/kafka/index.js';
 import { valueSubject } from '../../shared/schema-registry/index.js';
 import { createErrorTimeseries, createTimeseriesReader, type DeadLetter } from '../../shared/timeseries/index.js';
 import { startConverter } from '../../test/helpers/pipeline.js';
@@ -41,7 +41,7 @@ const transition = (data: Record<string, unknown>, writeTs: number) => ({
 async function publish(user: string, records: (UsercacheRecord | Message)[]): Promise<void> {
   const topic = topicName(env.config.kafka.topicPrefix, 'usercache');
   const encode = await env.codec.encoderFor(valueSubject(topic));
-  const producer = createIdempotentProducer(env.kafka);
+  const producer = createSafeProducer(env.kafka);
   await producer.connect();
   try {
     await sendChunked(

@@ -1,4 +1,4 @@
-import { createIdempotentProducer } from '../../shared/kafka/index.js';
+import { createSafeProducer } from '../../shared/kafka/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createErrorTimeseries, createTimeseriesReader } from '../../shared/timeseries/index.js';
 import { startGateway, type RunningGateway } from '../../test/helpers/gateway.js';
@@ -130,7 +130,7 @@ describe('converter', () => {
           ? convertEntry({ ...e, data: { ...e.data, ts: e.writeTs } })
           : convertEntry(e),
       );
-      const producer = createIdempotentProducer(env.kafka);
+      const producer = createSafeProducer(env.kafka);
       const admin = env.kafka.admin();
       await Promise.all([producer.connect(), admin.connect()]);
       const report = await replayDeadLetters({

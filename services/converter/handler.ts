@@ -1,5 +1,6 @@
 import type { KafkaMessage, Producer } from 'kafkajs';
 import { isOutage } from '../../shared/errors/classify.js';
+import { entryObjectId } from '../../shared/ids/entry-identity.js';
 import { topicName, toTimeseriesRecord, type UsercacheEntry, type UsercacheRecord } from '../../shared/events/index.js';
 import { sendSeparatingRefusals, type BatchHandler } from '../../shared/kafka/index.js';
 import type { Logger } from '../../shared/logger/index.js';
@@ -17,7 +18,6 @@ import {
   type Converted,
   type SortedBatch,
 } from './domain/sort-batch.js';
-import { entryObjectId } from './store/cassandra-timeseries-writer.js';
 import type { TimeseriesWriter } from './timeseries-writer.js';
 
 /** Header set by fix-usercache-processing on replayed dead letters: a success must clear the error row. */

@@ -8,14 +8,15 @@ import {
   UNDECODABLE_KEY,
   type UsercacheRecord,
 } from '../../shared/events/index.js';
-import { createIdempotentProducer, sendChunked } from '../../shared/kafka/index.js';
+import { createSafeProducer, sendChunked } from '../../shared/kafka/index.js';
 import { valueSubject } from '../../shared/schema-registry/index.js';
 import { createErrorTimeseries, createTimeseriesReader, type DeadLetter } from '../../shared/timeseries/index.js';
 import { runCli, startConverter } from '../../test/helpers/pipeline.js';
 import { topicSize } from '../../test/helpers/read-topic.js';
 import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
 import { convertEntry } from './domain/convert-entry.js';
-import { deadLetterReplayGroup, parseSince, replayDeadLetterTopic } from './replay-dead-letter-topic.js';
+import { parseSince } from '../../shared/operations/operator-actions.js';
+import { deadLetterReplayGroup, replayDeadLetterTopic } from './replay-dead-letter-topic.js';
 import type { RunningConverter } from './run-converter.js';
 
 let env: TestEnv;
@@ -25,7 +26,7 @@ let converter: RunningConverter | undefined;
 beforeAll(async () => {
   env = await createTestEnv();
   admin = env.kafka.admin();
-  producer = createIdempotentProducer(env.kafka);
+  producer = createSafeProducer(env.kafka);
   await Promise.all([admin.connect(), producer.connect()]);
 });
 afterAll(async () => {

@@ -4,31 +4,17 @@ import { isOutage } from '../../shared/errors/classify.js';
 import { topicName, UNDECODABLE_KEY, type DeadLetter } from '../../shared/events/index.js';
 import { sendChunked } from '../../shared/kafka/index.js';
 import { valueSubject, type AvroCodec } from '../../shared/schema-registry/index.js';
+import type {
+  ReplaySince,
+  TopicReplayKeyCounts,
+  TopicReplayOptions,
+  TopicReplayReport,
+} from '../../shared/operations/operator-actions.js';
 import { isReplayable } from '../../shared/timeseries/index.js';
 import { BYTES_PER_SEND, letterIdentity, LETTERS_PER_SEND, replayMessage } from './replay-dead-letters.js';
 
 /** Entry identities a replay remembers to send each entry once (about 100 bytes each). */
 const SEEN_ENTRIES = 500_000;
-
-/** Where the scan of the error-timeseries topic starts: the first record at or after a UTC date, or an offset. */
-export type ReplaySince = { date: string } | { offset: number };
-
-/** `--since` as the operator typed it: YYYY-MM-DD (UTC midnight) or a non-negative offset; undefined: neither. */
-export function parseSince(text: string): ReplaySince | undefined {
-  if (/^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`))) return { date: text };
-  if (/^\d{1,15}$/.test(text)) return { offset: Number(text) };
-  return undefined;
-}
-
-export interface TopicReplayOptions {
-  since: ReplaySince;
-  /** Only letters of this metadata.key (exact). */
-  key?: string;
-  /** Only letters whose reason contains this text (case-insensitive). */
-  reason?: string;
-  /** Count what matches, publish nothing. */
-  dryRun?: boolean;
-}
 
 export interface TopicReplayDeps {
   /** Builds the replay's own consumer (group `<prefix>dead-letter-replay`). */
@@ -42,33 +28,6 @@ export interface TopicReplayDeps {
   onProgress?: (done: number, total: number) => void;
   /** Fail when no record arrives for this long before the end is reached. @defaultValue 60000 */
   idleTimeoutMs?: number;
-}
-
-export interface TopicReplayKeyCounts {
-  matched: number;
-  /** Sent back to the usercache topic (0 in a dry run). */
-  replayed: number;
-  notReplayable: number;
-  /** Matched letters per reason (clipped to REASON_CHARS, at most REASONS_PER_KEY distinct, then OTHER_REASONS). */
-  reasons: Record<string, number>;
-}
-
-export interface TopicReplayReport {
-  dryRun: boolean;
-  /** Records of the error-timeseries topic read between the start and the end offsets captured at start. */
-  scanned: number;
-  /** Records that pass the key and reason filters (duplicates included). */
-  matched: number;
-  /** Matched letters sent back to the usercache topic; 0 in a dry run (see `replayable`). */
-  replayed: number;
-  /** Matched letters that hold a phone entry, each entry once: what a real run sends. */
-  replayable: number;
-  /** Matched letters with no entry to replay (undecodable, failed trip rebuild, stored without payload). */
-  notReplayable: number;
-  /** Matched letters of an entry already seen in this scan (it failed more than once): sent once. */
-  duplicates: number;
-  /** Per metadata.key (at most KEYS distinct, then OTHER_KEYS). */
-  byKey: Record<string, TopicReplayKeyCounts>;
 }
 
 /** The replay's consumer group, apart from the pipeline's, so a replay never moves the converter or trip builder. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIdempotentProducer } from '../../shared/kafka/index.js';
+import { createSafeProducer } from '../../shared/kafka/index.js';
 import {
   createErrorTimeseries,
   isPayloadOmitted,
@@ -85,7 +85,7 @@ describe('fix-usercache-processing', () => {
         }
       },
     };
-    const producer = createIdempotentProducer(env.kafka);
+    const producer = createSafeProducer(env.kafka);
     const watched = Object.create(producer) as Producer;
     watched.send = (record) => {
       readAtFirstSend ??= read;

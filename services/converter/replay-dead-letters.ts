@@ -1,19 +1,11 @@
-import { createHash } from 'node:crypto';
 import type { Admin, Message, Producer } from 'kafkajs';
 import { groupName, topicName, type UsercacheRecord } from '../../shared/events/index.js';
+import { entryDigest } from '../../shared/ids/entry-identity.js';
 import { groupProgress, sendChunked } from '../../shared/kafka/index.js';
 import { valueSubject, type AvroCodec } from '../../shared/schema-registry/index.js';
+import type { ReplayReport } from '../../shared/operations/operator-actions.js';
 import { isReplayable, type DeadLetter, type ErrorTimeseries } from '../../shared/timeseries/index.js';
 import { REPLAY_HEADER } from './handler.js';
-
-export interface ReplayReport {
-  /** Per metadata.key: how many were replayed, moved to the timeseries, and still failing. */
-  byKey: Record<string, { replayed: number; moved: number; stillFailing: number }>;
-  /** Dead letters that cannot be replayed (see isReplayable): undecodable, failed trip rebuilds, no payload. */
-  notReplayable: number;
-  /** False when the converter did not catch up within the wait; counts are then provisional. */
-  caughtUp: boolean;
-}
 
 export interface ReplayDeps {
   errors: ErrorTimeseries;
@@ -32,10 +24,7 @@ export interface ReplayDeps {
  * caught up. 16 bytes of digest per letter, not the letter, so a million dead letters fit in a few tens of MB.
  */
 export function letterIdentity(l: Pick<DeadLetter, 'user_id' | 'key' | 'write_ts' | 'type'>): string {
-  return createHash('sha256')
-    .update(`${l.user_id}\u0000${l.key}\u0000${l.write_ts}\u0000${l.type}`)
-    .digest('base64url')
-    .slice(0, 22);
+  return entryDigest(l.user_id, l.type, l.key, l.write_ts);
 }
 
 /** Letters held before they are sent: at most this many, or this many bytes (a letter can hold a 4 MiB entry). */

@@ -5,7 +5,7 @@ import { seedLocations, writeAll } from '../../test/helpers/reads.js';
 import { createTestEnv, type TestEnv } from '../../test/helpers/test-env.js';
 import { runCli } from '../../test/helpers/pipeline.js';
 import { createProgramConfigsTable, createUsersTable } from '../../shared/tables/index.js';
-import { createProgramManager } from '../programs/manage-programs.js';
+import { createProgramManager } from '../../shared/programs/manage-programs.js';
 import { applyRetention } from './retention.js';
 
 /** Retention: raw locations past the age go, exactly, in both orderings; nothing else does. */

@@ -10,12 +10,14 @@ import {
   createPipelineStateTable,
   createSectionMetricsTable,
   createTripLabelCountsTable,
+  createTripBuilderStateTable,
+  createTripsTable,
   createUsercacheDocumentsTable,
+  removeCustomLabels,
   removeProfile,
 } from '../../shared/tables/index.js';
+import { once } from '../../shared/runtime/once.js';
 import { createErrorTimeseries, createTimeseriesEraser, dayOf } from '../../shared/timeseries/index.js';
-import { removeCustomLabels } from '../gateway/store/cassandra-custom-label-store.js';
-import { createTripTablesEraser } from '../trip-builder/store/cassandra-trip-store.js';
 
 /** What an erasure removed, in counts (no data). */
 export interface ErasureCounts {
@@ -48,29 +50,24 @@ const isoDate = (day: number) => new Date(day * 86_400_000).toISOString().slice(
 export function createUserErasure(deps: { cql: Cql; producer: Producer; diaryTopic: string }): UserErasure {
   const { cql } = deps;
   const timeseries = createTimeseriesEraser(cql);
-  const trips = createTripTablesEraser(cql);
+  const trips = createTripsTable(cql);
+  const tripBuilderState = createTripBuilderStateTable(cql);
   const documents = createUsercacheDocumentsTable(cql);
   const sectionMetrics = createSectionMetricsTable(cql);
   const labelMetrics = createLabelTripMetricsTable(cql);
   const labelCounts = createTripLabelCountsTable(cql);
   const limit = pLimit(DELETES_AT_ONCE);
   // The producer may be shared with puts that connect it lazily: connect once, again after a disconnect.
-  let connected: Promise<void> | undefined;
-  deps.producer.on(deps.producer.events.DISCONNECT, () => {
-    connected = undefined;
-  });
-  const ready = () =>
-    (connected ??= deps.producer.connect().catch((err: unknown) => {
-      connected = undefined;
-      throw err;
-    }));
+  const ready = once(() => deps.producer.connect());
+  deps.producer.on(deps.producer.events.DISCONNECT, () => ready.forget());
   const run = (statements: Statement[]) =>
     Promise.all(statements.map((s) => limit(() => cql.write(s.query, s.params))));
 
   return async (userId, hints = {}) => {
     const partitions = [];
     for await (const p of timeseries.partitions(userId)) partitions.push(p);
-    const tripList = await trips.trips(userId);
+    const tripList = [];
+    for await (const t of trips.indexOfUser(userId)) tripList.push(t);
     const utcDays = new Set(partitions.map((p) => p.day));
     for (const t of tripList) for (let d = dayOf(t.startTs); d <= dayOf(t.endTs); d += 1) utcDays.add(d);
     const localDates = new Set([
@@ -91,6 +88,7 @@ export function createUserErasure(deps: { cql: Cql; producer: Producer; diaryTop
       ...[...localDates].map((d) => labelMetrics.removeUserDate(userId, d)),
     ]);
     await trips.removeUser(userId, localDates);
+    await tripBuilderState.removeUser(userId);
     await Promise.all([
       createCompositeEntriesTable(cql).removeUser(userId),
       createDiaryDaysTable(cql).removeUser(userId),

@@ -23,6 +23,7 @@ import { usercacheRoutes } from './routes/usercache.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { programRoutes } from './routes/programs.js';
 import { joinRoutes } from './routes/join.js';
+import { openApiRoutes } from './api/openapi-route.js';
 import type {
   AccountDeletion,
   CustomLabelStore,
@@ -80,7 +81,8 @@ const PHONE_ROOTS = [
   'programs',
   'join',
 ];
-const MONITORING_PATHS = new Set(['/health', '/ready', '/metrics']);
+/** What probes, Prometheus and API tools read: no START/END lines, which are the phone calls' log. */
+const MONITORING_PATHS = new Set(['/health', '/ready', '/metrics', '/openapi.json']);
 
 /**
  * The phone API as a Koa app, not yet listening: main.ts listens on the configured port, tests on port 0.
@@ -128,6 +130,7 @@ export function createApp(deps: GatewayDeps): Koa<GatewayState> {
     }),
     programRoutes({ programs: deps.programs }),
     joinRoutes({ programs: deps.programs, joinTokens: deps.joinTokens }),
+    openApiRoutes(),
   ];
 
   const app = new Koa<GatewayState>();

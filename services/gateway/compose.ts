@@ -19,13 +19,14 @@ import {
   createProgramConfigsTable,
   createUsersTable,
 } from '../../shared/tables/index.js';
-import { createProgramDirectory } from '../programs/program-directory.js';
-import { createProgramCohorts } from '../programs/program-cohorts.js';
-import { createParticipantTokens } from '../programs/participant-tokens.js';
-import { phonesMakeTokens } from '../programs/domain/deployment-config.js';
+import { createProgramDirectory } from '../../shared/programs/program-directory.js';
+import { createProgramCohorts } from '../../shared/programs/program-cohorts.js';
+import { createParticipantTokens } from '../../shared/programs/participant-tokens.js';
+import { phonesMakeTokens } from '../../shared/programs/domain/deployment-config.js';
 import { createLogger } from '../../shared/logger/index.js';
 import { boundedDeletions, deleteUser } from '../deletion/delete-user.js';
 import { createBoundedExports } from '../export/bounded-exports.js';
+import { createPhoneExports } from '../export/phone-exports.js';
 import { createExportSources } from '../export/sources.js';
 import { createUserErasure } from '../deletion/user-erasure.js';
 import type { WebLog } from './web-log.js';
@@ -104,7 +105,7 @@ export function composeGateway({ config, cassandra, kafka, webLog, sendTimeoutMs
       diary: createCassandraDiaryReader(cql),
       timeseries: createTimeseriesReader(cql),
       pipeline: createPipelineStateReader(cql),
-      exports: createBoundedExports(createExportSources(cql)),
+      exports: createPhoneExports(createBoundedExports(createExportSources(cql))),
       publisher: createPublisherPool(
         producers.map((producer) =>
           createUsercachePublisher({

@@ -2,6 +2,7 @@ import type { Kafka } from 'kafkajs';
 import type { CassandraClient } from '../../shared/cassandra/index.js';
 import { cassandraAnswers, kafkaAnswers, registryAnswers } from '../../shared/health/index.js';
 import type { DependencyProbe } from './routes/health.js';
+import { once } from '../../shared/runtime/once.js';
 
 /**
  * The readiness checks of `/ready`, through the gateway's own long-lived Cassandra client and one admin
@@ -17,15 +18,11 @@ export function createDependencyProbes({
   registryUrl: string;
 }) {
   const admin = kafka.admin();
-  let connected: Promise<void> | undefined;
+  const connected = once(() => admin.connect());
   const safely = (check: () => Promise<boolean>) => () => check().catch(() => false);
   const probes: Record<string, DependencyProbe> = {
     kafka: safely(async () => {
-      connected ??= admin.connect().catch((err: unknown) => {
-        connected = undefined;
-        throw err;
-      });
-      await connected;
+      await connected();
       return kafkaAnswers(admin);
     }),
     cassandra: safely(() => cassandraAnswers(cassandra)),

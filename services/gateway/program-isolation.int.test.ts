@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLabelTripMetricsTable, createProgramConfigsTable } from '../../shared/tables/index.js';
-import { createProgramManager } from '../programs/manage-programs.js';
+import { createProgramManager } from '../../shared/programs/manage-programs.js';
 import { startGateway, type RunningGateway } from '../../test/helpers/gateway.js';
 import { sectionRows, writeAll } from '../../test/helpers/reads.js';
 import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { browserAvailable, launchBrowser } from '../../test/helpers/browser.js';
 import { createConsoleTokensTable, createProgramConfigsTable } from '../../shared/tables/index.js';
-import { createProgramManager, type ProgramManager } from '../programs/manage-programs.js';
+import { createProgramManager, type ProgramManager } from '../../shared/programs/manage-programs.js';
 import { startGateway, type RunningGateway } from '../../test/helpers/gateway.js';
 import { rawExchange } from '../../test/helpers/raw-http.js';
 import { topicSize } from '../../test/helpers/read-topic.js';

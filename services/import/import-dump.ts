@@ -1,5 +1,4 @@
-import { acceptPutEntries, PutRejection, toRecordsWithin } from '../gateway/domain/put-entries.js';
-import type { UsercachePublisher } from '../gateway/ingest/kafka-usercache-publisher.js';
+import { acceptPutEntries, PutRejection, toRecordsWithin, type UsercacheRecord } from '../../shared/events/index.js';
 import { batchByUser } from './domain/batch-by-user.js';
 import type { EmissionEntry, ImportSkip } from './domain/emission-entry.js';
 import { isRawPhoneKey, toPhoneEntry } from './domain/phone-entry.js';
@@ -18,7 +17,8 @@ export interface ImportAccounts {
 
 export interface ImportDeps {
   accounts: ImportAccounts;
-  publisher: Pick<UsercachePublisher, 'publish'>;
+  /** Publishes one user's records on the usercache topic, resolving once Kafka holds them (the gateway's publisher). */
+  publisher: { publish(userId: string, records: readonly UsercacheRecord[]): Promise<unknown> };
   /** The token a user is registered with (e-mission's `Stage_uuids` mapping); the uuid itself when unknown. */
   tokenOf: (uuid: string) => string;
   /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupName, topicName } from '../../shared/events/index.js';
-import { createIdempotentProducer, groupProgress, sendChunked } from '../../shared/kafka/index.js';
+import { createSafeProducer, groupProgress, sendChunked } from '../../shared/kafka/index.js';
 import { valueSubject } from '../../shared/schema-registry/index.js';
 import {
   createErrorTimeseries,
@@ -35,7 +35,7 @@ describe('trip builder: a rebuild that fails with an enormous error', () => {
     const fine = randomUUID();
     const topic = topicName(env.config.kafka.topicPrefix, 'timeseries');
     const encode = await env.codec.encoderFor(valueSubject(topic));
-    const producer = createIdempotentProducer(env.kafka);
+    const producer = createSafeProducer(env.kafka);
     await producer.connect();
     await sendChunked(
       producer,

@@ -9,7 +9,7 @@ import { runCli, startInProcessPipeline, type InProcessPipeline } from '../../te
 import { DAY_OF, loadRealDay, phoneEntries } from '../../test/helpers/real-days.js';
 import type { TestEnv } from '../../test/helpers/test-env.js';
 import { compositeTrips, pushEntries, settledTrips } from '../../test/helpers/trips.js';
-import { toOsmXml } from './domain/modes/fixtures/transit-fixture.js';
+import { toOsmXml } from '../../test/helpers/trip-builder/transit-fixture.js';
 import { indexOsmExtract, type OsmElement, predictModeWithStops, sectionForInference } from './domain/modes/index.js';
 import { toObservations } from './domain/observations.js';
 import { buildTrips } from './domain/timeline/build-trips.js';

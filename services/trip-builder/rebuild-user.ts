@@ -1,4 +1,5 @@
 import type { Logger } from '../../shared/logger/index.js';
+import type { RebuildResult } from '../../shared/operations/operator-actions.js';
 import type { TimeseriesReader } from '../../shared/timeseries/index.js';
 import { tripToCompositeEntry, type TripLabels, untrackedToCompositeEntry } from './domain/diary/composite-trip.js';
 import {
@@ -38,11 +39,6 @@ export type DayReaders = Pick<RebuildDeps, 'timeseries' | 'trips'>;
 const END_OF_TIME = 4_102_444_800; // 2100-01-01
 /** How many recent trips to look at when listing the days the phone's usercache should hold. */
 const RECENT_TRIPS_SCAN = 200;
-
-export interface RebuildResult {
-  trips: number;
-  days: string[];
-}
 
 /**
  * Brings one user's trips, diary and metrics up to date after new observations from `earliestNewTs` on arrived.

@@ -1,11 +1,6 @@
-import { planRebuild, type RebuildWindow } from './domain/timeline/rebuild-window.js';
-import { rebuildUser, type RebuildDeps, type RebuildResult } from './rebuild-user.js';
-
-export interface UserResetPlan {
-  window: RebuildWindow;
-  /** Stored trips the reset replaces. */
-  tripsReplaced: number;
-}
+import type { RebuildResult, UserResetPlan } from '../../shared/operations/operator-actions.js';
+import { planRebuild } from './domain/timeline/rebuild-window.js';
+import { rebuildUser, type RebuildDeps } from './rebuild-user.js';
 
 /**
  * `reset-pipeline -u`: what a rebuild of one user's trips from `fromTs` (or from the start, when undefined) will
@@ -19,7 +14,7 @@ export async function planUserReset(
   const resume = await deps.trips.resumePoint(userId);
   const window = planRebuild(resume, await deps.trips.indexFrom(userId, -Infinity), fromTs ?? -Infinity);
   const replaced = await deps.trips.indexFrom(userId, window.fromTs);
-  return { window, tripsReplaced: replaced.length };
+  return { fromTs: window.fromTs, tripsReplaced: replaced.length };
 }
 
 /** Rebuilds the user's trips, diary, documents and metrics from the window the date falls in, at once. */

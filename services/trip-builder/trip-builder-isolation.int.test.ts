@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupName, topicName } from '../../shared/events/index.js';
-import { createIdempotentProducer, groupProgress, sendChunked } from '../../shared/kafka/index.js';
+import { createSafeProducer, groupProgress, sendChunked } from '../../shared/kafka/index.js';
 import { createIntakeLog } from '../../shared/logger/index.js';
 import { valueSubject } from '../../shared/schema-registry/index.js';
 import {
@@ -13,7 +13,8 @@ import {
 } from '../../shared/timeseries/index.js';
 import { intakeLogDir } from '../../test/helpers/pipeline.js';
 import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
-import { createTimeseriesWriter, entryObjectId } from '../converter/store/cassandra-timeseries-writer.js';
+import { entryObjectId } from '../../shared/ids/entry-identity.js';
+import { createTimeseriesWriter } from '../converter/store/cassandra-timeseries-writer.js';
 import { runTripBuilder, type RunningTripBuilder } from './run-trip-builder.js';
 import { createCassandraTransitStops } from './store/cassandra-transit-stops.js';
 import { createCassandraTripStore } from './store/cassandra-trip-store.js';
@@ -75,7 +76,7 @@ describe('trip builder: one user cannot stall a partition', () => {
 
     const topic = topicName(env.config.kafka.topicPrefix, 'timeseries');
     const encode = await env.codec.encoderFor(valueSubject(topic));
-    const producer = createIdempotentProducer(env.kafka);
+    const producer = createSafeProducer(env.kafka);
     await producer.connect();
     await sendChunked(
       producer,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../errors/index.js';
 import { loadConfig } from './load-config.js';
+import { repoRoot } from './repo-root.js';
 
 function confDir(files: Record<string, unknown>): string {
   const dir = mkdtempSync(join(tmpdir(), 'itinera-conf-'));
@@ -151,4 +152,81 @@ describe('loadConfig', () => {
   ])('When program admins are malformed (%o), then start-up stops naming the key', (env, message) => {
     expect(() => loadConfig({ env, confDir: confDir({}) })).toThrow(message);
   });
+});
+
+describe('loadConfig, holding the conf files to the declaration', () => {
+  it.each([
+    [
+      { 'net/api/webserver.conf': { server: { port: 8080, prot: 8081 } } },
+      'net/api/webserver.conf: unknown key server.prot',
+    ],
+    [{ 'net/api/webserver.conf': { port: 8080 } }, 'net/api/webserver.conf: unknown key port'],
+    [{ 'log/intake.conf': { level: 'info' } }, 'log/intake.conf: unknown key level'],
+    [
+      { 'storage/servers.conf': { kafka: { tls: { enabled: true, ca: 'x' } } } },
+      'storage/servers.conf: unknown key kafka.tls.ca',
+    ],
+    [
+      { 'net/console.conf': { console: { oidc: { issuers: [] } } } },
+      'net/console.conf: unknown key console.oidc.issuers',
+    ],
+  ])(
+    'When a conf file holds a key no one declared (%o), then start-up stops naming the key and the file',
+    (files, message) => {
+      expect(() => loadConfig({ env: {}, confDir: confDir(files) })).toThrow(ConfigError);
+      expect(() => loadConfig({ env: {}, confDir: confDir(files) })).toThrow(message);
+    },
+  );
+
+  it.each([
+    [
+      { 'net/api/webserver.conf': { server: { port: '8080' } } },
+      'net/api/webserver.conf: server.port must be a port number (0 to 65535), got "8080"',
+    ],
+    [
+      { 'net/api/webserver.conf': { server: 'everything' } },
+      'net/api/webserver.conf: server must be an object of keys',
+    ],
+    [
+      { 'storage/servers.conf': { kafka: { tls: { enabled: 'yes' } } } },
+      'storage/servers.conf: kafka.tls.enabled must be true or false, got "yes"',
+    ],
+    [
+      { 'storage/servers.conf': { cassandra: { replication_factor: 1.5 } } },
+      'storage/servers.conf: cassandra.replication_factor must be a whole number above 0, got 1.5',
+    ],
+    [
+      { 'net/auth/token_list.json': { tokens: 'tok-a' } },
+      'net/auth/token_list.json: tokens must be a JSON array of text',
+    ],
+    [
+      { 'net/console.conf': { console: { oidc: { dev_provider: null } } } },
+      'net/console.conf: console.oidc.dev_provider must be true or false, got null',
+    ],
+  ])(
+    'When a conf file holds a value of the wrong type (%o), then start-up stops naming the key and the file',
+    (files, message) => {
+      const dir = confDir(files);
+      expect(() => loadConfig({ env: {}, confDir: dir })).toThrow(ConfigError);
+      expect(() => loadConfig({ env: {}, confDir: dir })).toThrow(message);
+    },
+  );
+
+  it('When a wrong file value is overridden by its variable, then start-up still stops: the file is wrong all the same', () => {
+    const dir = confDir({ 'net/api/webserver.conf': { server: { port: 'eighty' } } });
+    expect(() => loadConfig({ env: { WEBSERVER_PORT: '8080' }, confDir: dir })).toThrow(/server.port must be a port/);
+  });
+
+  it('When a secret has the wrong type, then the refusal does not quote it', () => {
+    const dir = confDir({ 'storage/servers.conf': { cassandra: { username: 'u', password: 271828 } } });
+    expect(() => loadConfig({ env: {}, confDir: dir })).toThrow(/cassandra.password must be text, got \(not shown/);
+    expect(() => loadConfig({ env: {}, confDir: dir })).not.toThrow(/271828/);
+  });
+
+  it.each([['conf'], ['deploy/kubernetes/conf']])(
+    'When the shipped %s folder is read, then every key it holds is declared',
+    (dir) => {
+      expect(() => loadConfig({ env: {}, confDir: join(repoRoot, dir) })).not.toThrow();
+    },
+  );
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCassandraClient } from '../cassandra/index.js';
 import { topicName } from '../events/index.js';
-import { createIdempotentProducer, createKafka } from '../kafka/index.js';
+import { createSafeProducer, createKafka } from '../kafka/index.js';
 import { createAvroCodec, createSchemaRegistry } from '../schema-registry/index.js';
 import { createTestEnv, type TestEnv } from '../../test/helpers/test-env.js';
 import { DependencyUnavailableError } from './app-error.js';
@@ -52,7 +52,7 @@ describe('isOutage on what the real servers answer', () => {
   });
 
   it('When Kafka refuses a message as too large, then it is no outage', async () => {
-    const producer = createIdempotentProducer(env.kafka);
+    const producer = createSafeProducer(env.kafka);
     await producer.connect();
     try {
       const err = await failure(

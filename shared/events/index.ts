@@ -5,3 +5,4 @@ export * from './dead-letter.js';
 export * from './diary-document.js';
 export * from './emission-enums.js';
 export * from './entry-limits.js';
+export * from './usercache-put-rules.js';

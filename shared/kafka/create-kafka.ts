@@ -73,11 +73,12 @@ function saslOption({ mechanism, username, password }: NonNullable<Config['kafka
 }
 
 /**
- * The producer the workers and tools use: idempotent (a retry inside kafkajs never doubles a record), one request
- * in flight (what kafkajs' idempotence requires), and kafkajs' default murmur2 partitioner named explicitly, the
- * same one Java clients use, so any client keys a user to the same partition.
+ * A kafkajs producer with the project's settings: idempotent (a retry inside kafkajs never doubles a record), one
+ * request in flight (what kafkajs' idempotence requires), and kafkajs' default murmur2 partitioner named explicitly,
+ * the same one Java clients use, so any client keys a user to the same partition. Private: alone it can acknowledge
+ * records it never wrote (safe-idempotent-producer.ts), so everything publishes through createSafeProducer.
  */
-export function createIdempotentProducer(kafka: Kafka): Producer {
+function createIdempotentProducer(kafka: Kafka): Producer {
   return kafka.producer({
     idempotent: true,
     maxInFlightRequests: 1,
@@ -87,8 +88,9 @@ export function createIdempotentProducer(kafka: Kafka): Producer {
 }
 
 /**
- * The producer the gateway and the workers publish through: the same, wrapped so that its sends run one at a time
- * and a failure renews it (safe-idempotent-producer.ts), since kafkajs alone can acknowledge records it never wrote.
+ * The one producer of the project (the gateway, the workers, the console and the command line): idempotent, its
+ * sends one at a time and a failure renewing it (safe-idempotent-producer.ts), since kafkajs alone can acknowledge
+ * records it never wrote.
  */
 export function createSafeProducer(kafka: Kafka): Producer {
   return safeIdempotentProducer(() => createIdempotentProducer(kafka));

@@ -1,6 +1,7 @@
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import type { Config } from '../config/index.js';
 import { MalformedRecordError } from '../errors/index.js';
+import { oncePerKey } from '../runtime/once.js';
 
 /**
  * Avro encoding through a Confluent-compatible registry (Apicurio's ccompat API locally). Messages carry the
@@ -42,34 +43,19 @@ export async function registerAvro(registry: SchemaRegistry, subject: string, sc
 }
 
 export function createAvroCodec(registry: SchemaRegistry): AvroCodec {
-  // Promises are remembered, not values: the first put encodes thousands of records at once, and each must not
-  // ask the registry itself (10,000 HTTP calls on a cold gateway). A failed lookup is forgotten, so the next
-  // call asks again.
-  const ids = new Map<string, Promise<number>>();
-  const types = new Map<number, Promise<AvroType>>();
+  // Lookups are shared, not repeated: the first put encodes thousands of records at once, and each must not ask
+  // the registry itself (10,000 HTTP calls on a cold gateway). A failed lookup is asked again on the next call.
   const known = new Map<number, AvroType>();
-
-  function remember<K, V>(cache: Map<K, Promise<V>>, key: K, load: () => Promise<V>): Promise<V> {
-    let found = cache.get(key);
-    if (found === undefined) {
-      found = load();
-      found.catch(() => cache.delete(key));
-      cache.set(key, found);
-    }
-    return found;
-  }
-  const schemaId = (subject: string) => remember(ids, subject, () => registry.getLatestSchemaId(subject));
-  const typeOf = (id: number) =>
-    remember(types, id, async () => {
-      const type = (await registry.getSchema(id)) as unknown as AvroType;
-      known.set(id, type);
-      return type;
-    });
+  const schemaId = oncePerKey((subject: string) => registry.getLatestSchemaId(subject));
+  const typeOf = oncePerKey(async (id: number) => {
+    const type = (await registry.getSchema(id)) as unknown as AvroType;
+    known.set(id, type);
+    return type;
+  });
 
   // One encoder (and so one pool) per subject, shared by every caller: encode() is synchronous, so concurrent puts
   // never write the same region, and a one-record call does not allocate a fresh 1 MiB pool.
-  const encoders = new Map<string, Promise<(value: unknown) => Buffer>>();
-  const encoderFor = (subject: string) => remember(encoders, subject, () => buildEncoder(subject));
+  const encoderFor = oncePerKey((subject: string) => buildEncoder(subject));
 
   async function buildEncoder(subject: string): Promise<(value: unknown) => Buffer> {
     const id = await schemaId(subject);

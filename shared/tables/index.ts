@@ -1,8 +1,7 @@
 /**
  * The tables more than one service reads or writes, one module each: the table's name, its row type and every
- * statement on it live in that module and nowhere else. Tables only one service uses stay with that service's
- * store (the trip builder's trips, the gateway's custom labels); the timeseries tables are
- * shared/timeseries.
+ * statement on it live in that module and nowhere else. A table only one service uses may stay with that service
+ * (the console's ended sessions); the timeseries tables are shared/timeseries.
  */
 export * from './composite-entries.js';
 export * from './console-tokens.js';
@@ -18,3 +17,6 @@ export * from './users.js';
 export * from './transit-stops.js';
 export * from './program-configs.js';
 export * from './profiles.js';
+export * from './trips.js';
+export * from './trip-builder-state.js';
+export * from './custom-labels.js';

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptPutEntries, PutRejection } from '../../services/gateway/domain/put-entries.js';
+import { acceptPutEntries, PutRejection } from '../../shared/events/index.js';
 import type { RunningGateway } from '../helpers/gateway.js';
 import { topicSize } from '../helpers/read-topic.js';
 import { waitFor, type TestEnv } from '../helpers/test-env.js';
 import { entry, request, wellFormedEntry } from './arbitraries.js';
 import { startBadInputStack, type BadInputStack } from './bad-input-stack.js';
-import { createProgramManager } from '../../services/programs/manage-programs.js';
+import { createProgramManager } from '../../shared/programs/manage-programs.js';
 import { createProgramConfigsTable } from '../../shared/tables/index.js';
 
 /**

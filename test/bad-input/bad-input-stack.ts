@@ -1,4 +1,4 @@
-import { acceptPutEntries, PutRejection } from '../../services/gateway/domain/put-entries.js';
+import { acceptPutEntries, PutRejection } from '../../shared/events/index.js';
 import type { RunningConverter } from '../../services/converter/run-converter.js';
 import { createErrorTimeseries, createTimeseriesReader } from '../../shared/timeseries/index.js';
 import { startGateway, type RunningGateway } from '../helpers/gateway.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupName, topicName } from '../../shared/events/index.js';
-import { createIdempotentProducer, groupProgress } from '../../shared/kafka/index.js';
+import { createSafeProducer, groupProgress } from '../../shared/kafka/index.js';
 import { createErrorTimeseries, createTimeseriesReader } from '../../shared/timeseries/index.js';
 import { loadRealEntries, makeBatch } from '../helpers/phone-entries.js';
 import type { RunningConverter } from '../../services/converter/run-converter.js';
@@ -35,7 +35,7 @@ describe('Cassandra stops during conversion', () => {
     const topic = topicName(env.config.kafka.topicPrefix, 'usercache');
     const users = Array.from({ length: USERS }, () => randomUUID());
     const expected: Record<string, number> = {};
-    const producer = createIdempotentProducer(env.kafka);
+    const producer = createSafeProducer(env.kafka);
     await producer.connect();
     const admin = env.kafka.admin();
     await admin.connect();

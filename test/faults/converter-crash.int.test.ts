@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupName, topicName } from '../../shared/events/index.js';
-import { createIdempotentProducer, groupProgress } from '../../shared/kafka/index.js';
+import { createSafeProducer, groupProgress } from '../../shared/kafka/index.js';
 import { createTimeseriesReader } from '../../shared/timeseries/index.js';
 import { loadRealEntries, makeBatch } from '../helpers/phone-entries.js';
 import { killMidWork, type Kill, startServiceProcess, usercacheMessages } from '../helpers/pipeline.js';
@@ -36,7 +36,7 @@ describe('converter crashes', () => {
     const topic = topicName(env.config.kafka.topicPrefix, 'usercache');
     const users = Array.from({ length: USERS }, () => randomUUID());
     const expected: Record<string, number> = {};
-    const producer = createIdempotentProducer(env.kafka);
+    const producer = createSafeProducer(env.kafka);
     await producer.connect();
     const admin = env.kafka.admin();
     await admin.connect();

@@ -1,4 +1,4 @@
-import type { ServerAddresses } from './global-setup.js';
+import type { ServerAddresses } from './server-addresses.js';
 
 /**
  * For machines with a Docker engine: the same three servers as containers. Loaded only when Docker answers,

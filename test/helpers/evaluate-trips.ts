@@ -1,5 +1,5 @@
 import { haversine, type LonLat } from '../../shared/geo/geo.js';
-import { modeName } from '../../services/trip-builder/domain/diary/trip-geojson.js';
+import { sensedModeName as modeName } from '../../shared/events/emission-enums.js';
 import type { BuiltTrip } from '../../services/trip-builder/domain/timeline/build-trips.js';
 import type { GroundTruthTrip } from './real-days.js';
 

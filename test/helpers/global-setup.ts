@@ -2,21 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import type { ServerAddresses } from './server-addresses.js';
+
+export type { ServerAddresses } from './server-addresses.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-export interface ServerAddresses {
-  kafkaBrokers: string;
-  cassandraContactPoints: string;
-  schemaRegistryUrl: string;
-  /**
-   * A listener of the same broker that demands SASL/PLAIN with deploy/local's LOCAL_KAFKA_SASL account: only the
-   * local stack has one, so the tests that need it are skipped on servers from elsewhere.
-   */
-  saslBrokers?: string;
-  /** Whether Cassandra demands a login (the local stack's does, with conf/storage/servers.conf's credentials). */
-  cassandraDemandsLogin?: boolean;
-}
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -10,7 +10,7 @@ import { DAY_OF, loadGroundTruth, phoneEntries } from '../helpers/real-days.js';
 import { emissionFixturesDir } from '../helpers/fixtures.js';
 import { createTestEnv, waitFor, type TestEnv } from '../helpers/test-env.js';
 import { settledTrips } from '../helpers/trips.js';
-import { createProgramManager } from '../../services/programs/manage-programs.js';
+import { createProgramManager } from '../../shared/programs/manage-programs.js';
 import { createProgramConfigsTable } from '../../shared/tables/index.js';
 
 /**

@@ -1,4 +1,4 @@
-import { createIdempotentProducer } from '../../shared/kafka/index.js';
+import { createSafeProducer } from '../../shared/kafka/index.js';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EachMessagePayload } from 'kafkajs';
@@ -44,7 +44,7 @@ describe('the local stack', () => {
       metadata_json: '{}',
       data_json: '{"ts":1440688739.672}',
     };
-    const producer = createIdempotentProducer(env.kafka);
+    const producer = createSafeProducer(env.kafka);
     await producer.connect();
     cleanupAfterTest(() => producer.disconnect());
     await producer.send({
@@ -128,7 +128,7 @@ describe('the local stack', () => {
       metadata_json: '{}',
       data_json: '{}',
     };
-    const producer = createIdempotentProducer(env.kafka);
+    const producer = createSafeProducer(env.kafka);
     await producer.connect();
     cleanupAfterTest(() => producer.disconnect());
     await producer.send({

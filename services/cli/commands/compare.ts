@@ -12,7 +12,7 @@ import { listDumpFiles } from '../../import/dump/list-dump-files.js';
 import { readEmissionFile } from '../../import/dump/read-emission-dump.js';
 import type { Session } from '../session.js';
 import { createUsersTable } from '../../../shared/tables/index.js';
-import { opcodeProgram } from '../../programs/domain/opcode.js';
+import { opcodeProgram } from '../../../shared/programs/domain/opcode.js';
 
 const DERIVED_TRIP_KEYS = new Set(['analysis/confirmed_trip', 'analysis/cleaned_trip', 'analysis/composite_trip']);
 const DAY_S = 86_400;

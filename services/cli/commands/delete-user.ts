@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import { topicName } from '../../../shared/events/index.js';
-import { createIdempotentProducer } from '../../../shared/kafka/index.js';
+import { createSafeProducer } from '../../../shared/kafka/index.js';
 import { createLogger } from '../../../shared/logger/index.js';
 import { createDeletedUsersTable, createUsersTable } from '../../../shared/tables/index.js';
 import { deleteUser as deleteAccount } from '../../deletion/delete-user.js';
@@ -14,7 +14,7 @@ export function operatorName(): string {
 }
 
 /** What deleting accounts from the command line needs; `producer` must be connected. */
-export function accountDeletion(s: Session, producer: ReturnType<typeof createIdempotentProducer>) {
+export function accountDeletion(s: Session, producer: ReturnType<typeof createSafeProducer>) {
   return {
     users: createUsersTable(s.cql, { cacheEntries: 1 }),
     deletedUsers: createDeletedUsersTable(s.cql),
@@ -41,7 +41,7 @@ export async function deleteUser(s: Session, who: string, confirmed: boolean, re
     const token = (await createUsersTable(s.cql, { cacheEntries: 1 }).findByUuid(uuid))?.userEmail;
     if (token !== undefined) await revokeTokens(s, [token], operatorName(), 'account deleted');
   }
-  const producer = createIdempotentProducer(s.kafka);
+  const producer = createSafeProducer(s.kafka);
   await producer.connect();
   try {
     const report = await deleteAccount(accountDeletion(s, producer), uuid, 'operator', operatorName());

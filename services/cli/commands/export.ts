@@ -10,7 +10,7 @@ import { datesOf, dayRange, type ExportRange, parseExportRange, utcDate } from '
 import { type Deidentification, exportUser, frequentPlacesOf } from '../../export/export-user.js';
 import { keyedUserId } from '../../export/keyed-user-id.js';
 import { createExportSources, type ExportSources } from '../../export/sources.js';
-import { opcodeProgram } from '../../programs/domain/opcode.js';
+import { opcodeProgram } from '../../../shared/programs/domain/opcode.js';
 import { fail, resolveUser, type Session } from '../session.js';
 
 export interface ExportOptions {

@@ -1,6 +1,6 @@
-import { createIdempotentProducer } from '../../../shared/kafka/index.js';
+import { createSafeProducer } from '../../../shared/kafka/index.js';
 import { createErrorTimeseries } from '../../../shared/timeseries/index.js';
-import { replayDeadLetters } from '../../converter/replay-dead-letters.js';
+import { sessionOperatorActions } from '../operator-actions.js';
 import type { Session } from '../session.js';
 
 /**
@@ -8,18 +8,13 @@ import type { Session } from '../session.js';
  * many moved and how many still fail. Exit 3 while some still fail or the converter did not catch up.
  */
 export async function fixUsercacheProcessing(s: Session, waitSeconds: number): Promise<number> {
-  const producer = createIdempotentProducer(s.kafka);
+  const producer = createSafeProducer(s.kafka);
   await producer.connect();
   try {
-    const report = await replayDeadLetters({
-      errors: createErrorTimeseries(s.cql),
-      producer,
-      admin: s.admin,
-      codec: s.codec,
-      topicPrefix: s.config.kafka.topicPrefix,
-      waitMs: waitSeconds * 1000,
-      onProgress: (sent) => process.stdout.write(`replayed ${sent}\n`),
-    });
+    const actions = sessionOperatorActions(s, producer, { waitMs: waitSeconds * 1000, component: 'fix-usercache' });
+    const report = await actions.replayDeadLetters(createErrorTimeseries(s.cql), (sent) =>
+      process.stdout.write(`replayed ${sent}\n`),
+    );
     process.stdout.write('key\treplayed\tmoved\tstill failing\n');
     for (const [key, c] of Object.entries(report.byKey))
       process.stdout.write(`${key}\t${c.replayed}\t${c.moved}\t${c.stillFailing}\n`);

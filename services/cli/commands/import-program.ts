@@ -6,11 +6,11 @@ import {
   parseDeploymentConfig,
   phonesMakeTokens,
   type DeploymentConfig,
-} from '../../programs/domain/deployment-config.js';
-import { opcodeMembership, opcodeProgram } from '../../programs/domain/opcode.js';
-import { createProgramManager } from '../../programs/manage-programs.js';
-import { newToken } from '../../programs/participant-tokens.js';
-import { createProgramParticipants } from '../../programs/program-participants.js';
+} from '../../../shared/programs/domain/deployment-config.js';
+import { opcodeMembership, opcodeProgram } from '../../../shared/programs/domain/opcode.js';
+import { createProgramManager } from '../../../shared/programs/manage-programs.js';
+import { newToken } from '../../../shared/programs/participant-tokens.js';
+import { createProgramParticipants } from '../../../shared/programs/program-participants.js';
 import { fail, type Session } from '../session.js';
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SingleBar, Presets } from 'cli-progress';
 import { topicName } from '../../../shared/events/index.js';
 import { createUsersTable, type UserStore } from '../../../shared/tables/index.js';
-import { createIdempotentProducer } from '../../../shared/kafka/index.js';
+import { createSafeProducer } from '../../../shared/kafka/index.js';
 import { tokenFromBody } from '../../gateway/auth/resolve-token.js';
 import { createUsercachePublisher } from '../../gateway/ingest/kafka-usercache-publisher.js';
 import { createImportAccounts } from '../../import/cassandra-import-accounts.js';
@@ -104,7 +104,7 @@ export async function importCommand(
     if (skips.length < SKIPS_SHOWN) skips.push(skip);
   };
   let read = 0;
-  const producer = createIdempotentProducer(s.kafka);
+  const producer = createSafeProducer(s.kafka);
   try {
     const counts = await importDump(
       {

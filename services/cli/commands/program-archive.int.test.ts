@@ -8,7 +8,7 @@ import { createProgramConfigsTable, createUsersTable } from '../../../shared/tab
 import { runCli } from '../../../test/helpers/pipeline.js';
 import { seedLocations } from '../../../test/helpers/reads.js';
 import { createTestEnv, type TestEnv } from '../../../test/helpers/test-env.js';
-import { createProgramManager } from '../../programs/manage-programs.js';
+import { createProgramManager } from '../../../shared/programs/manage-programs.js';
 import type { Session } from '../session.js';
 import { archiveProgram } from './program-archive.js';
 

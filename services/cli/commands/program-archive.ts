@@ -4,13 +4,13 @@ import { mkdir, readdir, rename, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { groupName, groups, topicName, type GroupId, type TopicId } from '../../../shared/events/index.js';
 import { DependencyUnavailableError } from '../../../shared/errors/index.js';
-import { createIdempotentProducer, groupProgress } from '../../../shared/kafka/index.js';
+import { createSafeProducer, groupProgress } from '../../../shared/kafka/index.js';
 import { createProgramConfigsTable, createUsersTable, type User } from '../../../shared/tables/index.js';
 import { createTimeseriesEraser } from '../../../shared/timeseries/index.js';
 import { deleteUser as deleteAccount } from '../../deletion/delete-user.js';
 import type { ExportFormat } from '../../export/domain/export-formats.js';
 import { parseExportRange, utcDate } from '../../export/domain/export-range.js';
-import { createProgramManager } from '../../programs/manage-programs.js';
+import { createProgramManager } from '../../../shared/programs/manage-programs.js';
 import { fail, type Session } from '../session.js';
 import { accountDeletion, operatorName } from './delete-user.js';
 import { exportFiles, programUsers } from './export.js';
@@ -206,7 +206,7 @@ export async function archiveProgram(
     receipt.stage = 'deleting';
     await writeReceipt();
 
-    const producer = createIdempotentProducer(s.kafka);
+    const producer = createSafeProducer(s.kafka);
     await producer.connect();
     try {
       const deletion = accountDeletion(s, producer);

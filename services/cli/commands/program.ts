@@ -7,8 +7,8 @@ import {
   createUsersTable,
   type ProgramConfigRow,
 } from '../../../shared/tables/index.js';
-import { createProgramManager } from '../../programs/manage-programs.js';
-import { createProgramParticipants } from '../../programs/program-participants.js';
+import { createProgramManager } from '../../../shared/programs/manage-programs.js';
+import { createProgramParticipants } from '../../../shared/programs/program-participants.js';
 import { fail, type Session } from '../session.js';
 
 export interface ProgramArgs {

@@ -1,12 +1,7 @@
-import { createIdempotentProducer } from '../../../shared/kafka/index.js';
-import {
-  replayDeadLetterTopic,
-  type ReplaySince,
-  type TopicReplayReport,
-} from '../../converter/replay-dead-letter-topic.js';
+import { createSafeProducer } from '../../../shared/kafka/index.js';
+import type { ReplaySince, TopicReplayReport } from '../../../shared/operations/operator-actions.js';
+import { sessionOperatorActions } from '../operator-actions.js';
 import type { Session } from '../session.js';
-
-export { parseSince } from '../../converter/replay-dead-letter-topic.js';
 
 export interface ReplayDeadLettersArgs {
   since: ReplaySince;
@@ -43,30 +38,24 @@ export function formatTopicReplayReport(report: TopicReplayReport): string {
  * the error-timeseries topic (replayDeadLetterTopic). Exit 0, or 3 when some matched letters could not be replayed.
  */
 export async function replayDeadLetters(s: Session, args: ReplayDeadLettersArgs): Promise<number> {
-  const producer = createIdempotentProducer(s.kafka);
+  const producer = createSafeProducer(s.kafka);
   if (!args.dryRun) await producer.connect();
   try {
     let shown = -1;
-    const report = await replayDeadLetterTopic(
-      {
-        kafka: s.kafka,
-        admin: s.admin,
-        producer,
-        codec: s.codec,
-        topicPrefix: s.config.kafka.topicPrefix,
-        onProgress: (done, total) => {
-          // A line per tenth, not per batch.
-          const tenth = total === 0 ? 10 : Math.floor((done * 10) / total);
-          if (tenth === shown) return;
-          shown = tenth;
-          process.stderr.write(`scanned ${done} of ${total}\n`);
-        },
-      },
+    const actions = sessionOperatorActions(s, producer, { component: 'replay-dead-letters' });
+    const report = await actions.replayDeadLetterTopic(
       {
         since: args.since,
         ...(args.key !== undefined ? { key: args.key } : {}),
         ...(args.reason !== undefined ? { reason: args.reason } : {}),
         dryRun: args.dryRun,
+      },
+      (done, total) => {
+        // A line per tenth, not per batch.
+        const tenth = total === 0 ? 10 : Math.floor((done * 10) / total);
+        if (tenth === shown) return;
+        shown = tenth;
+        process.stderr.write(`scanned ${done} of ${total}\n`);
       },
     );
     process.stdout.write(formatTopicReplayReport(report));

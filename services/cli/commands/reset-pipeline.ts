@@ -1,9 +1,5 @@
-import { createLogger } from '../../../shared/logger/index.js';
-import { createIdempotentProducer } from '../../../shared/kafka/index.js';
-import { topicName } from '../../../shared/events/index.js';
-import { createDiaryPublisher } from '../../trip-builder/diary-publisher.js';
-import { composeTripBuilderStores } from '../../trip-builder/compose.js';
-import { planUserReset, resetUserTrips } from '../../trip-builder/reset-user-trips.js';
+import { createSafeProducer } from '../../../shared/kafka/index.js';
+import { sessionOperatorActions } from '../operator-actions.js';
 import { applyReset, planReset } from '../rewind-groups.js';
 import { resolveUser, type Session } from '../session.js';
 
@@ -31,28 +27,15 @@ export async function resetAll(s: Session, date: string, dryRun: boolean): Promi
 export async function resetOneUser(s: Session, who: string, date: string, dryRun: boolean): Promise<number> {
   const userId = await resolveUser(s, who);
   const fromTs = date === '' ? undefined : Date.parse(`${date}T00:00:00Z`) / 1000;
-  const stores = composeTripBuilderStores(s.cql);
-  const plan = await planUserReset({ trips: stores.trips }, userId, fromTs);
-  const from = Number.isFinite(plan.window.fromTs) ? new Date(plan.window.fromTs * 1000).toISOString() : 'the start';
+  const producer = createSafeProducer(s.kafka);
+  const actions = sessionOperatorActions(s, producer, { component: 'reset-pipeline' });
+  const plan = await actions.planUserReset(userId, fromTs);
+  const from = Number.isFinite(plan.fromTs) ? new Date(plan.fromTs * 1000).toISOString() : 'the start';
   process.stdout.write(`user ${userId}: rebuilding from ${from}, replacing ${plan.tripsReplaced} trips\n`);
   if (dryRun) return 0;
-  const producer = createIdempotentProducer(s.kafka);
   await producer.connect();
   try {
-    const result = await resetUserTrips(
-      {
-        ...stores,
-        pipelineLog: createLogger({ component: 'reset-pipeline', level: 'warn' }),
-        now: () => Date.now() / 1000,
-        publishDocument: createDiaryPublisher({
-          producer,
-          codec: s.codec,
-          topic: topicName(s.config.kafka.topicPrefix, 'diary'),
-        }),
-      },
-      userId,
-      fromTs,
-    );
+    const result = await actions.resetUserTrips(userId, fromTs);
     process.stdout.write(`rebuilt ${result.trips} trips; days rewritten: ${result.days.join(' ') || 'none'}\n`);
     return 0;
   } finally {

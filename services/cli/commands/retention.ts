@@ -5,8 +5,8 @@ import {
   storedRetentionDays,
   UnreadableRetention,
   type ProgramRetention,
-} from '../../programs/domain/retention-days.js';
-import { opcodeProgram } from '../../programs/domain/opcode.js';
+} from '../../../shared/programs/domain/retention-days.js';
+import { opcodeProgram } from '../../../shared/programs/domain/opcode.js';
 import { fail, type Session } from '../session.js';
 
 /** What every program's current document says of its raw locations, by name (read leniently: retention-days.ts). */

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { DeadLetter, ErrorTimeseries } from '../../../shared/timeseries/index.js';
-import { replayDeadLetters, type ReplayDeps, type ReplayReport } from '../../converter/replay-dead-letters.js';
+import type { OperatorActions, ReplayReport } from '../../../shared/operations/operator-actions.js';
 import type { DeadLetterRef } from '../api/schemas.js';
 import type { JobProgress } from '../jobs/job-registry.js';
 import type { UserFilter } from '../scope/participant-scope.js';
@@ -50,7 +50,10 @@ export type LetterChoice = { selection: readonly Ref[] } | { all: true; visible:
  * "Replay" on the dead-letters page: the chosen letters (or all) go back through the converter exactly as
  * `itinera fix-usercache-processing` sends them, and the job ends with what moved and what still fails.
  */
-export function createLetterReplays(deps: Omit<ReplayDeps, 'onProgress'>) {
+export function createLetterReplays(deps: {
+  errors: ErrorTimeseries;
+  actions: Pick<OperatorActions, 'replayDeadLetters'>;
+}) {
   return async (choice: LetterChoice, total: number, p: JobProgress): Promise<string[]> => {
     const errors =
       'selection' in choice
@@ -59,7 +62,7 @@ export function createLetterReplays(deps: Omit<ReplayDeps, 'onProgress'>) {
           ? visibleOnly(deps.errors, choice.visible)
           : deps.errors;
     p.progress(0, 'selection' in choice ? choice.selection.length : total);
-    const report = await replayDeadLetters({ ...deps, errors, onProgress: (sent) => p.progress(sent) });
+    const report = await deps.actions.replayDeadLetters(errors, (sent) => p.progress(sent));
     return reportLines(report);
   };
 }

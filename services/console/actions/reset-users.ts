@@ -1,7 +1,6 @@
 import pLimit from 'p-limit';
 import type { z } from 'zod';
-import type { RebuildDeps } from '../../trip-builder/rebuild-user.js';
-import { planUserReset, resetUserTrips } from '../../trip-builder/reset-user-trips.js';
+import type { OperatorActions } from '../../../shared/operations/operator-actions.js';
 import type { ResetPlan, ResetRequest } from '../api/schemas.js';
 import type { JobProgress } from '../jobs/job-registry.js';
 import type { UserFilter } from '../scope/participant-scope.js';
@@ -14,7 +13,7 @@ const USERS_AT_ONCE = 2;
 const PLANNED_USERS_SHOWN = 20;
 
 export interface ResetDeps {
-  rebuild: RebuildDeps;
+  actions: Pick<OperatorActions, 'planUserReset' | 'resetUserTrips'>;
   /** Every participant's uuid (the console's index). */
   everyone: () => string[];
 }
@@ -36,7 +35,7 @@ export function createUserResets(deps: ResetDeps) {
       const all = users(r, visible);
       const lines: string[] = [];
       for (const userId of all.slice(0, PLANNED_USERS_SHOWN)) {
-        const p = await planUserReset({ trips: deps.rebuild.trips }, userId, fromTs);
+        const p = await deps.actions.planUserReset(userId, fromTs);
         lines.push(`${userId}: replacing ${p.tripsReplaced} trips`);
       }
       if (all.length > PLANNED_USERS_SHOWN) lines.push(`… and ${all.length - PLANNED_USERS_SHOWN} more participants`);
@@ -53,7 +52,7 @@ export function createUserResets(deps: ResetDeps) {
       await Promise.all(
         all.map((userId) =>
           limit(async () => {
-            const result = await resetUserTrips(deps.rebuild, userId, fromTs);
+            const result = await deps.actions.resetUserTrips(userId, fromTs);
             trips += result.trips;
             done += 1;
             p.progress(done, all.length);

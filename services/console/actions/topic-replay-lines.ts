@@ -1,5 +1,5 @@
 import { ValidationError } from '../../../shared/errors/index.js';
-import { parseSince, type ReplaySince, type TopicReplayReport } from '../../converter/replay-dead-letter-topic.js';
+import { parseSince, type ReplaySince, type TopicReplayReport } from '../../../shared/operations/operator-actions.js';
 
 /** The topic replay's start as the page sent it, or a 400 saying what is accepted. */
 export function parseSinceOrThrow(text: string): ReplaySince {

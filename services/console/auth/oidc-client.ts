@@ -2,6 +2,7 @@ import * as client from 'openid-client';
 import type { Config } from '../../../shared/config/index.js';
 import { ConfigError, DependencyUnavailableError } from '../../../shared/errors/index.js';
 import type { PendingLogin } from './session.js';
+import { once } from '../../../shared/runtime/once.js';
 
 /** What the console asks every provider for; the dev provider puts `groups` under `profile`. */
 const SCOPE = 'openid email profile';
@@ -24,20 +25,16 @@ export function createOidcClient(config: Config['console']): ConsoleOidcClient {
   const { issuer, clientId, clientSecret } = config.oidc;
   const redirectUri = `${config.publicUrl}/admin/callback`;
   const insecure = allowsPlainHttp(issuer);
-  let discovered: Promise<client.Configuration> | undefined;
-
-  const configuration = (): Promise<client.Configuration> => {
-    discovered ??= client
+  const configuration = once(() =>
+    client
       .discovery(new URL(issuer), clientId, { redirect_uris: [redirectUri] }, client.ClientSecretBasic(clientSecret), {
         timeout: PROVIDER_TIMEOUT_S,
         ...(insecure ? { execute: [client.allowInsecureRequests] } : {}),
       })
       .catch((cause: unknown) => {
-        discovered = undefined;
         throw new DependencyUnavailableError(`the sign-in provider ${issuer} is not reachable`, { cause });
-      });
-    return discovered;
-  };
+      }),
+  );
 
   return {
     async startLogin(next, { forceLogin }) {

@@ -1,4 +1,4 @@
-import type { ResumePointRow } from '../../trip-builder/store/cassandra-trip-store.js';
+import type { ResumePointRow } from '../../../shared/tables/index.js';
 
 /** A user whose trips are built up to well before their last push. Times are Unix seconds. */
 export interface BehindUser {
@@ -26,7 +26,7 @@ export const BEHIND_USERS_LISTED = 50;
 type ResumeRow = Pick<ResumePointRow, 'userId' | 'resumeFromTs'> & Partial<Pick<ResumePointRow, 'updateTs'>>;
 
 /**
- * The users whose trip builder resume point (trip_builder_state, see scanResumePoints) is more than `behindHours`
+ * The users whose trip builder resume point (trip_builder_state, see shared/tables/trip-builder-state.ts) is more than `behindHours`
  * before their last push. Reads the rows once, in order, keeping only the `limit` furthest behind (memory does
  * not grow with the table); users without a known last push are left out.
  *
@@ -110,7 +110,7 @@ function insertionIndex(sorted: readonly BehindUser[], user: BehindUser): number
 }
 
 export interface BehindUsersTrackerOptions {
-  /** The full scan of resume points (scanResumePoints over the console's session). */
+  /** The full scan of resume points (trip_builder_state's scan over the console's session). */
   scan: () => AsyncIterable<Pick<ResumePointRow, 'userId' | 'resumeFromTs' | 'updateTs'>>;
   lastPushOf: LastPushLookup;
   /** The user's program (null: the implicit one), so that a view of some programs lists only theirs. */

@@ -2,8 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Admin, Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupName, topicName } from '../../../shared/events/index.js';
-import { createIdempotentProducer } from '../../../shared/kafka/index.js';
-import { createCassandraTripStore, scanResumePoints } from '../../trip-builder/store/cassandra-trip-store.js';
+import { createSafeProducer } from '../../../shared/kafka/index.js';
+import { createTripBuilderStateTable } from '../../../shared/tables/index.js';
+import { createCassandraTripStore } from '../../trip-builder/store/cassandra-trip-store.js';
+
+const scanResumePoints = (cql: Parameters<typeof createTripBuilderStateTable>[0]) =>
+  createTripBuilderStateTable(cql).scan();
 import { createTestEnv, type TestEnv } from '../../../test/helpers/test-env.js';
 import { GroupProgress } from '../api/schemas.js';
 import { createBehindUsersTracker, findBehindUsers } from './behind-users.js';
@@ -15,7 +19,7 @@ let producer: Producer;
 beforeAll(async () => {
   env = await createTestEnv();
   admin = env.kafka.admin();
-  producer = createIdempotentProducer(env.kafka);
+  producer = createSafeProducer(env.kafka);
   await Promise.all([admin.connect(), producer.connect()]);
 });
 afterAll(async () => {

@@ -17,7 +17,7 @@ export interface ProgramChange {
 }
 
 /**
- * What the console does with programs: the operators' actions `npx itinera program` has too (services/programs,
+ * What the console does with programs: the operators' actions `npx itinera program` has too (shared/programs,
  * wired in compose.ts), with the same refusals: a bad document or name is a ValidationError (400), a program that
  * exists, a version not raised or a version that would lock participants out (unless forced) a ConflictError (409),
  * an unknown program a NotFoundError (404).

@@ -1,4 +1,5 @@
 import { MAX_CONVERTED_ENTRY_BYTES, type UsercacheEntry, type UsercacheRecord } from '../../../shared/events/index.js';
+import { bsonUuid } from '../../../shared/ids/entry-identity.js';
 import type { StoredEntry } from '../../../shared/timeseries/index.js';
 import type { Conversion } from './convert-entry.js';
 
@@ -11,7 +12,7 @@ export type Prepared = { ok: true; entry: StoredEntry; startTs: number | null } 
 export interface PrepareRules {
   /** The conversion rules (convert-entry.ts, or a fixed version of them). */
   convert(entry: UsercacheEntry): Conversion;
-  /** The stable `_id.$oid` of an entry's identity. */
+  /** The stable `_id.$oid` of an entry's identity (shared/ids/entry-identity.ts entryObjectId). */
   objectId(userId: string, type: string, key: string, writeTs: number): string;
 }
 
@@ -26,10 +27,6 @@ function parseObject(json: string, field: string): Record<string, unknown> | str
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return `${field} is not a JSON object`;
   return value as Record<string, unknown>;
-}
-
-function bsonUuid(uuid: string) {
-  return { $uuid: uuid.replace(/-/g, '') };
 }
 
 /**

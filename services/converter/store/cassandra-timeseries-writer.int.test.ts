@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DependencyUnavailableError } from '../../../shared/errors/index.js';
 import { createTimeseriesReader, type StoredEntry } from '../../../shared/timeseries/index.js';
 import { createTestEnv, type TestEnv } from '../../../test/helpers/test-env.js';
-import { createTimeseriesWriter, entryObjectId } from './cassandra-timeseries-writer.js';
+import { entryObjectId } from '../../../shared/ids/entry-identity.js';
+import { createTimeseriesWriter } from './cassandra-timeseries-writer.js';
 
 let env: TestEnv;
 beforeAll(async () => {

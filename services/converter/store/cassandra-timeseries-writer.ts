@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { type Cql, planBatches, rowBytes, type SizedRow } from '../../../shared/cassandra/index.js';
 import { isOutage } from '../../../shared/errors/classify.js';
 import { forEachBounded } from '../../../shared/runtime/for-each-bounded.js';
@@ -14,11 +13,6 @@ const CONCURRENCY = 32;
  * The converter already refuses entries over MAX_CONVERTED_ENTRY_BYTES; this is the same bound plus the row's keys.
  */
 export const MAX_ROW_BYTES = MAX_CONVERTED_ENTRY_BYTES + 64 * 1024;
-
-/** A stable record id for an entry's identity, shown as `_id.$oid`: a re-push gets the same id. */
-export function entryObjectId(userId: string, type: string, key: string, writeTs: number): string {
-  return createHash('sha1').update(`${userId}\u0000${type}\u0000${key}\u0000${writeTs}`).digest('hex').slice(0, 24);
-}
 
 /**
  * Groups the rows of many entries by partition and writes each group as unlogged batches, sized by rows and bytes

@@ -1,4 +1,4 @@
-import { modeName } from '../../trip-builder/domain/diary/trip-geojson.js';
+import { sensedModeName } from '../../../shared/events/index.js';
 
 /**
  * The parts of an `analysis/composite_trip` entry the export formatters read, and nothing more: a structural type,
@@ -107,7 +107,7 @@ export function userInputData(value: UserInputValue): unknown {
 export function sectionMode(section: SectionEntry): string {
   const data = section.data ?? {};
   if (data.sensed_mode_str !== undefined) return data.sensed_mode_str;
-  return data.sensed_mode === undefined ? '' : modeName(data.sensed_mode);
+  return data.sensed_mode === undefined ? '' : sensedModeName(data.sensed_mode);
 }
 
 /** A GeoJSON point's [lon, lat], or undefined when it is missing or not a finite position. */

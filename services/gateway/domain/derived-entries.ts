@@ -1,4 +1,4 @@
-import { objectId } from '../../../shared/ids/object-id.js';
+import { derivedObjectId } from '../../../shared/ids/entry-identity.js';
 /**
  * The analysis keys `find_entries` serves from the trip builder's composite trips rather than the raw timeseries,
  * and how each is drawn out of a composite entry: the trip itself, or the full entries nested in it.
@@ -62,7 +62,7 @@ function predictionOf(section: Entry): Entry {
   const cleaned = (section.data['cleaned_section'] as { $oid?: string } | undefined) ?? section._id;
   return {
     // Derived from the section's id: the same prediction has the same id on every read.
-    _id: { $oid: objectId('prediction', section._id.$oid) },
+    _id: { $oid: derivedObjectId('prediction', section._id.$oid) },
     metadata: { ...section.metadata, key: 'inference/prediction' },
     data: {
       trip_id: section.data['trip_id'],

@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { UsercacheEntry, UsercacheRecord } from '../../../shared/events/index.js';
-import { acceptPutEntries, PutRejection, recordsFromTexts, toRecordsWithin, toSeconds } from './put-entries.js';
+import {
+  acceptPutEntries,
+  PutRejection,
+  toRecordsWithin,
+  toSeconds,
+  type UsercacheEntry,
+  type UsercacheRecord,
+} from '../../../shared/events/index.js';
+import { recordsFromTexts } from './put-entries.js';
 import { entryTexts, locatePutList } from './put-layout.js';
 
 const entry = (writeTs: unknown, extra: Record<string, unknown> = {}) => ({

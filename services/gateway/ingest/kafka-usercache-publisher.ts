@@ -7,6 +7,7 @@ import {
   ValidationError,
 } from '../../../shared/errors/index.js';
 import { sendChunked } from '../../../shared/kafka/index.js';
+import { once } from '../../../shared/runtime/once.js';
 import { valueSubject, type AvroCodec } from '../../../shared/schema-registry/index.js';
 import type { UsercacheRecord } from '../../../shared/events/index.js';
 
@@ -35,18 +36,8 @@ export function createUsercachePublisher({
   sendTimeoutMs = 60_000,
 }: PublisherDeps): UsercachePublisher {
   const subject = valueSubject(topic);
-  let connected: Promise<void> | undefined;
-  producer.on(producer.events.DISCONNECT, () => {
-    connected = undefined;
-  });
-
-  async function ensureConnected(): Promise<void> {
-    connected ??= producer.connect().catch((err: unknown) => {
-      connected = undefined;
-      throw err;
-    });
-    await connected;
-  }
+  const ensureConnected = once(() => producer.connect());
+  producer.on(producer.events.DISCONNECT, () => ensureConnected.forget());
 
   return {
     async publish(userId, records) {

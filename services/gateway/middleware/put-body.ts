@@ -2,7 +2,7 @@ import { isAscii } from 'node:buffer';
 import type { Middleware } from 'koa';
 import { ValidationError } from '../../../shared/errors/index.js';
 import { createDepthScanner, tooDeepError } from '../../../shared/json/json-depth.js';
-import { MAX_ENTRIES_PER_PUT } from '../domain/put-entries.js';
+import { MAX_ENTRIES_PER_PUT } from '../../../shared/events/index.js';
 import { entryTexts, locatePutList } from '../domain/put-layout.js';
 import { jsonObject } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';

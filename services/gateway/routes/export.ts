@@ -1,9 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import Router from '@koa/router';
-import { NotFoundError } from '../../../shared/errors/index.js';
-import { attachmentFileName, EXPORT_FORMATS, isExportFormat } from '../../export/domain/export-formats.js';
-import { parseExportRange, utcDate } from '../../export/domain/export-range.js';
 import { bodyOf } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
 import { identifyUser, requireRealAuth, type IdentifyDeps } from './identify-user.js';
@@ -18,8 +15,6 @@ export interface ExportDeps extends IdentifyDeps {
   /** How long the download may stall (the client reading nothing) before the connection is closed. */
   idleTimeoutMs: number;
 }
-
-const FORMAT_LIST = Object.keys(EXPORT_FORMATS).join(', ');
 
 /**
  * `POST /export/<format>` with `{user, start_date?, end_date?}`: the caller's own data of those UTC days (the
@@ -58,18 +53,12 @@ export function exportRoutes(deps: ExportDeps): Router<GatewayState> {
 
   router.post('/export/:format', async (ctx) => {
     requireRealAuth(deps, 'export');
-    const format = ctx.params['format'] ?? '';
-    if (!isExportFormat(format))
-      throw new NotFoundError(`no export as ${format.slice(0, 40)}; use one of ${FORMAT_LIST}`);
-    const range = parseExportRange(bodyOf(ctx.request.body), utcDate(now()));
+    const asked = deps.exports.ask(ctx.params['format'] ?? '', bodyOf(ctx.request.body), now());
     const user = await identifyUser(ctx, deps);
     await deps.rateLimits.take('export', ctx.ip, user.userEmail);
-    const exported = await deps.exports.open({ format, userId: user.uuid, range });
+    const exported = await deps.exports.open(user.uuid, asked);
     ctx.type = exported.contentType;
-    ctx.set(
-      'Content-Disposition',
-      `attachment; filename="${attachmentFileName(format, range.fromDate, range.toDate)}"`,
-    );
+    ctx.set('Content-Disposition', `attachment; filename="${asked.fileName}"`);
     ctx.body = exported.body;
     closeWhenStalled(ctx.req.socket, ctx.res, deps.idleTimeoutMs);
   });

@@ -62,8 +62,3 @@ export function requireRealAuth(deps: IdentifyDeps, action: string): void {
       `${action} needs real authentication: this server takes tokens as e-mails (auth skip) and is reachable from the network`,
     );
 }
-
-/** Mongo-style UUID as the phone reads it: `{"$uuid": "<32 hex>"}`. */
-export function bsonUuid(uuid: string): { $uuid: string } {
-  return { $uuid: uuid.replace(/-/g, '') };
-}

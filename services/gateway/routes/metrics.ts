@@ -21,6 +21,7 @@ import {
 } from '../domain/parse-metrics-query.js';
 import { bodyOf, type Body } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
+import { MetricsTimeType } from '../api/metrics-api.js';
 import type { CohortFilter, DiaryReader, ProgramCohorts, ProgramMember } from './stores.js';
 import type { User } from '../../../shared/tables/users.js';
 import { identifyMember, type IdentifyDeps } from './identify-user.js';
@@ -78,9 +79,12 @@ export function metricsRoutes(deps: MetricsDeps): Router<GatewayState> {
   const callAuth = aggregateCallAuthInForce(deps.auth.auth, deps.auth.host, deps.limits.aggregateCallAuth);
   const accounts = accountAges(deps);
   router.post('/result/metrics/:timeType', async (ctx) => {
-    const timeType = ctx.params['timeType'] ?? '';
-    if (timeType !== 'timestamp' && timeType !== 'local_date' && timeType !== 'yyyy_mm_dd')
-      throw new NotFoundError(`no metrics by ${timeType.slice(0, 40)}; use timestamp, local_date or yyyy_mm_dd`);
+    const asked = MetricsTimeType.safeParse(ctx.params['timeType']);
+    if (!asked.success)
+      throw new NotFoundError(
+        `no metrics by ${(ctx.params['timeType'] ?? '').slice(0, 40)}; use timestamp, local_date or yyyy_mm_dd`,
+      );
+    const timeType = asked.data;
     const b = bodyOf(ctx.request.body);
     const call = parseMetricsCall(b);
     if (timeType === 'yyyy_mm_dd') {

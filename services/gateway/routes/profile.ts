@@ -1,12 +1,13 @@
 import Router from '@koa/router';
 import { ForbiddenError, ValidationError } from '../../../shared/errors/index.js';
 import { admitCaller } from '../auth/admit-caller.js';
+import { bsonUuid } from '../../../shared/ids/entry-identity.js';
 import { loggableToken } from '../../../shared/ids/token-digest.js';
 import { parseProfileUpdate } from '../domain/parse-profile-update.js';
 import { bodyOf } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
 import type { AccountDeletion, PipelineStateReader, ProfileStore } from './stores.js';
-import { bsonUuid, identifyUser, identifyWriter, requireRealAuth, type IdentifyDeps } from './identify-user.js';
+import { identifyUser, identifyWriter, requireRealAuth, type IdentifyDeps } from './identify-user.js';
 import { isUuidShaped } from '../../../shared/ids/uuid-shaped.js';
 import type { RateLimits } from '../rate-limits.js';
 import type { WebLog } from '../web-log.js';

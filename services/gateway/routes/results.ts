@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import { AuthMissingError, NotFoundError, ValidationError } from '../../../shared/errors/index.js';
-import { parseIsoDay } from '../../../shared/time/index.js';
 import { entriesTooLarge, type TimeseriesReader } from '../../../shared/timeseries/index.js';
 import {
   asksStoredComposites,
@@ -19,6 +18,7 @@ import {
 import { bodyOf } from '../domain/request-body.js';
 import { truncateEntries } from '../domain/truncate-entries.js';
 import type { GatewayState } from '../gateway-state.js';
+import { FindTimeType, TripDay } from '../api/diary-api.js';
 import type { DiaryReader, PipelineStateReader } from './stores.js';
 import { identifyUser, type IdentifyDeps } from './identify-user.js';
 
@@ -36,16 +36,13 @@ export interface ResultsDeps extends IdentifyDeps {
   limits: ResultsLimits;
 }
 
-const FIND_TIME_TYPES: ReadonlySet<string> = new Set(['timestamp', 'local_date']);
-
 /** Reads that the phone makes: its day's trips, pipeline progress, and its own raw data. */
 export function resultRoutes(deps: ResultsDeps): Router<GatewayState> {
   const router = new Router<GatewayState>();
 
   router.post('/timeline/getTrips/:day', async (ctx) => {
     const day = ctx.params['day'] ?? '';
-    // Strict: Date.parse('2003-02-31') is 3 March, and would serve another day's trips.
-    if (!parseIsoDay(day))
+    if (!TripDay.safeParse(day).success)
       throw new ValidationError(`day must be an existing date YYYY-MM-DD from 1970 on, got ${day.slice(0, 40)}`, {
         details: { field: 'day' },
       });
@@ -66,7 +63,7 @@ export function resultRoutes(deps: ResultsDeps): Router<GatewayState> {
 
   router.post('/datastreams/find_entries/:timeType', async (ctx) => {
     const timeType = ctx.params['timeType'] ?? '';
-    if (!FIND_TIME_TYPES.has(timeType))
+    if (!FindTimeType.safeParse(timeType).success)
       throw new NotFoundError(`no find_entries by ${timeType.slice(0, 40)}; use timestamp or local_date`);
     const b = bodyOf(ctx.request.body);
     if (b['user'] === undefined) throw new AuthMissingError('only a user can read his/her data');

@@ -2,16 +2,16 @@
  * What the routes need from storage: the ports the gateway's routes read and write through. The Cassandra
  * implementations are in ../store/.
  */
+import type { Readable } from 'node:stream';
 import type { PipelineProgress, TripCounts, UsercacheDocumentsTable } from '../../../shared/tables/index.js';
-import type { ExportRequest, UserExport } from '../../export/export-user.js';
 import type { StoredCompositeText } from '../domain/derived-entries.js';
 import type { LabelTripFact } from '../domain/label-metrics.js';
 import type { SectionFact } from '../domain/metrics-summary.js';
-import type { ProgramDirectory } from '../../programs/program-directory.js';
-import type { DeploymentConfig } from '../../programs/domain/deployment-config.js';
+import type { ProgramDirectory } from '../../../shared/programs/program-directory.js';
+import type { DeploymentConfig } from '../../../shared/programs/domain/deployment-config.js';
 
-export type { ProgramMember } from '../../programs/domain/admit-token.js';
-export type { CohortFilter, ProgramCohorts } from '../../programs/program-cohorts.js';
+export type { ProgramMember } from '../../../shared/programs/domain/admit-token.js';
+export type { CohortFilter, ProgramCohorts } from '../../../shared/programs/program-cohorts.js';
 
 /** How a join page hands out tokens. */
 export interface JoinTokens {
@@ -92,9 +92,17 @@ export interface AccountDeletion {
  * A user's own data as a file (services/export): one format, whole UTC days, streamed while the client reads.
  * A few stream at once per gateway, a few more wait; beyond, an OverloadedError (503).
  */
+/** A participant's export request as the export service checked it (services/export/phone-exports.ts). */
+export interface ExportAsk {
+  /** The name the download is saved under, safe in a Content-Disposition header. */
+  readonly fileName: string;
+}
+
 export interface UserExports {
+  /** The request checked before anyone is identified: unknown format 404, bad range 400. */
+  ask(format: string, body: { start_date?: unknown; end_date?: unknown }, nowMs: number): ExportAsk;
   /** The export once its turn has come; its slot is held until the body ends or is destroyed. */
-  open(request: Omit<ExportRequest, 'deidentify'>): Promise<UserExport>;
+  open(userId: string, asked: ExportAsk): Promise<{ contentType: string; body: Readable }>;
 }
 
 /** What the gateway reads of the usercache documents the trip builder writes. */

@@ -2,14 +2,14 @@ import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import type { RecordMetadata } from 'kafkajs';
 import { PayloadTooLargeError, ValidationError } from '../../../shared/errors/index.js';
-import type { UsercacheRecord } from '../../../shared/events/index.js';
 import {
   acceptPutEntries,
   MAX_ENTRIES_PER_PUT,
   PutRejection,
-  recordsFromTexts,
   toRecordsWithin,
-} from '../domain/put-entries.js';
+  type UsercacheRecord,
+} from '../../../shared/events/index.js';
+import { recordsFromTexts } from '../domain/put-entries.js';
 import type { PutEntryTexts } from '../domain/put-layout.js';
 import { bodyOf } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';

@@ -1,5 +1,6 @@
 import type { Cql, Statement } from '../../../shared/cassandra/index.js';
 import { ValidationError } from '../../../shared/errors/index.js';
+import { createCustomLabelsTable, type CustomLabelRow as LabelRow } from '../../../shared/tables/index.js';
 import type { CustomLabelKey, CustomLabelStore } from '../routes/stores.js';
 
 /**
@@ -8,13 +9,6 @@ import type { CustomLabelKey, CustomLabelStore } from '../routes/stores.js';
  * trip modes, and keeps a get at one small partition slice (3 keys × 200 rows × ≤ 400 bytes per user).
  */
 export const MAX_LABELS_PER_KEY = 200;
-
-interface LabelRow {
-  label: string;
-  createdAt: Date;
-  frequency: number;
-  active: boolean;
-}
 
 /** Active labels, most used first; ties in creation order (e-mission's stable sort over dict insertion order). */
 export function activeLabels(rows: Iterable<LabelRow>): string[] {
@@ -28,13 +22,6 @@ export function activeLabels(rows: Iterable<LabelRow>): string[] {
     )
     .map((r) => r.label);
 }
-
-const SELECT_KEY =
-  'SELECT label, created_at, frequency, is_active FROM custom_labels WHERE user_id = ? AND label_key = ? LIMIT ?';
-const UPSERT =
-  'UPDATE custom_labels SET created_at = ?, frequency = ?, is_active = ?, update_ts = ? ' +
-  'WHERE user_id = ? AND label_key = ? AND label = ?';
-const DELETE = 'DELETE FROM custom_labels WHERE user_id = ? AND label_key = ? AND label = ?';
 
 export function createCassandraCustomLabelStore(cql: Cql): CustomLabelStore {
   // Changes are read-modify-write of absolute values (so each write is an idempotent upsert the driver may retry,
@@ -52,25 +39,10 @@ export function createCassandraCustomLabelStore(cql: Cql): CustomLabelStore {
     return result;
   }
 
-  async function load(userId: string, key: CustomLabelKey): Promise<Map<string, LabelRow>> {
-    // LIMIT one past the bound: the rows are never more than MAX_LABELS_PER_KEY, and a read stays bounded if they were.
-    const rs = await cql.read(SELECT_KEY, [userId, key, MAX_LABELS_PER_KEY + 1]);
-    const rows = new Map<string, LabelRow>();
-    for (const row of rs.rows) {
-      const label = String(row['label']);
-      rows.set(label, {
-        label,
-        createdAt: row['created_at'] instanceof Date ? row['created_at'] : new Date(0),
-        frequency: typeof row['frequency'] === 'number' ? row['frequency'] : 0,
-        active: row['is_active'] === true,
-      });
-    }
-    return rows;
-  }
-
-  function upsert(userId: string, key: CustomLabelKey, row: LabelRow, now: Date): Statement {
-    return { query: UPSERT, params: [row.createdAt, row.frequency, row.active, now, userId, key, row.label] };
-  }
+  const table = createCustomLabelsTable(cql);
+  // One past the bound: the rows are never more than MAX_LABELS_PER_KEY, and a read stays bounded if they were.
+  const load = (userId: string, key: CustomLabelKey) => table.read(userId, key, MAX_LABELS_PER_KEY + 1);
+  const write = (statement: Statement) => cql.write(statement.query, statement.params);
 
   function roomFor(rows: Map<string, LabelRow>, key: CustomLabelKey): void {
     if (rows.size >= MAX_LABELS_PER_KEY)
@@ -94,7 +66,7 @@ export function createCassandraCustomLabelStore(cql: Cql): CustomLabelStore {
         const row: LabelRow = existing
           ? { ...existing, active: true }
           : { label, createdAt: now, frequency: 0, active: true };
-        await cql.write(UPSERT, upsert(userId, key, row, now).params);
+        await write(table.upsert(userId, key, row, now));
         rows.set(label, row);
         return activeLabels(rows.values());
       });
@@ -119,7 +91,7 @@ export function createCassandraCustomLabelStore(cql: Cql): CustomLabelStore {
         }
         if (changed.size > 0) {
           // One partition: the unlogged batch applies both rows or neither.
-          await cql.writeBatch([...changed.values()].map((row) => upsert(userId, key, row, now)));
+          await cql.writeBatch([...changed.values()].map((row) => table.upsert(userId, key, row, now)));
           for (const [label, row] of changed) rows.set(label, row);
         }
         return activeLabels(rows.values());
@@ -134,20 +106,15 @@ export function createCassandraCustomLabelStore(cql: Cql): CustomLabelStore {
         if (existing.frequency > 0) {
           // Used at least once: kept inactive, as e-mission does, so a re-insert gets its frequency back.
           const row = { ...existing, active: false };
-          await cql.write(UPSERT, upsert(userId, key, row, new Date()).params);
+          await write(table.upsert(userId, key, row, new Date()));
           rows.set(label, row);
         } else {
           // Never used: nothing to remember, and the row stops counting towards MAX_LABELS_PER_KEY.
-          await cql.write(DELETE, [userId, key, label]);
+          await write(table.remove(userId, key, label));
           rows.delete(label);
         }
         return activeLabels(rows.values());
       });
     },
   };
-}
-
-/** Account deletion's part in the custom labels table. */
-export async function removeCustomLabels(cql: Cql, userId: string): Promise<void> {
-  await cql.write('DELETE FROM custom_labels WHERE user_id = ?', [userId]);
 }

@@ -9,6 +9,8 @@
  * (non-UUID binaries, regexes, timestamps) are left as they are: both tools already write them the same way.
  */
 
+import { isObjectIdText } from '../../../shared/ids/entry-identity.js';
+
 /** Wrappers of one number. `$numberLong` past 2^53 loses precision: no e-mission field is a 64-bit count. */
 const NUMBER_WRAPPERS = ['$numberDouble', '$numberInt', '$numberLong', '$numberDecimal'] as const;
 /**
@@ -67,7 +69,7 @@ export function uuidFromExtendedJson(value: unknown): string | undefined {
 /** `{"$oid": "..."}` or a plain string as the ObjectId's 24 lowercase hex digits, else undefined. */
 export function objectIdFromExtendedJson(value: unknown): string | undefined {
   const text = isPlainObject(value) && Object.keys(value).length === 1 ? value['$oid'] : value;
-  if (typeof text !== 'string' || !/^[0-9a-fA-F]{24}$/.test(text)) return undefined;
+  if (typeof text !== 'string' || !isObjectIdText(text)) return undefined;
   return text.toLowerCase();
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MotionType } from '../../../../shared/events/emission-enums.js';
-import { fixAt } from '../fixtures/fixes.js';
+import { fixAt } from '../../../../test/helpers/trip-builder/fixes.js';
 import { cleanTrip } from './clean-trip.js';
 
 describe('cleanTrip', () => {

@@ -1,5 +1,5 @@
 import type { LonLat } from '../../../../shared/geo/geo.js';
-import type { PredictedModeName } from '../modes/predicted-modes.js';
+import type { PredictedModeName } from '../../../../shared/events/emission-enums.js';
 
 /**
  * What cleaning makes of a trip, and what a trip starts from: the shapes the cleaning steps pass to each other,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MotionType } from '../../../../shared/events/emission-enums.js';
-import { northOf } from '../fixtures/fixes.js';
+import { northOf } from '../../../../test/helpers/trip-builder/fixes.js';
 import { extrapolateStart } from './extrapolate-start.js';
 import type { Fix } from './resample.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LocationPoint } from '../observations.js';
-import { fixAt } from '../fixtures/fixes.js';
+import { fixAt } from '../../../../test/helpers/trip-builder/fixes.js';
 import { findJumps } from './jump-smoothing.js';
 
 /** Fixes at [seconds, metres north] pairs, as an Android phone (time filter) or an iPhone (distance filter) files them. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MotionType } from '../../../../shared/events/emission-enums.js';
-import { fixAt, northOf } from '../fixtures/fixes.js';
+import { fixAt, northOf } from '../../../../test/helpers/trip-builder/fixes.js';
 import type { LocationPoint } from '../observations.js';
 import { stopBetween } from './clean-trip.js';
 import type { CleanedSection } from './cleaned-trip.js';

@@ -3,7 +3,7 @@ import { loadRealDay } from '../../../../test/helpers/real-days.js';
 import { toObservations } from '../observations.js';
 import { buildTrips } from '../timeline/build-trips.js';
 import { tripToCompositeEntry } from './composite-trip.js';
-import { objectId } from '../../../../shared/ids/object-id.js';
+import { derivedObjectId } from '../../../../shared/ids/entry-identity.js';
 import { tripToGeojson } from './trip-geojson.js';
 
 const USER = '0763de67-f61e-3f5d-90e7-518e69793954';
@@ -108,6 +108,6 @@ describe('composite trips', () => {
 describe('object ids', () => {
   it('When ids are derived from many inputs, then each is 24 lowercase hex digits, as a Mongo ObjectId', () => {
     for (let i = 0; i < 5000; i += 1)
-      expect(objectId(USER, 'location', 1440688707 + i * 0.37, i)).toMatch(/^[0-9a-f]{24}$/);
+      expect(derivedObjectId(USER, 'location', 1440688707 + i * 0.37, i)).toMatch(/^[0-9a-f]{24}$/);
   });
 });

@@ -1,12 +1,12 @@
+import { sensedModeName } from '../../../../shared/events/emission-enums.js';
 import { isoLocal, localDate } from '../../../../shared/time/local-time.js';
 import type { ElementLabels } from '../labels/index.js';
 import type { CleanedSection } from '../cleaning/cleaned-trip.js';
 import { predictedModeOf, predictedModeValue } from '../modes/section-modes.js';
 import type { BuiltTrip } from '../timeline/build-trips.js';
-import { objectId } from '../../../../shared/ids/object-id.js';
+import { bsonUuid, derivedObjectId } from '../../../../shared/ids/entry-identity.js';
 import {
   endPlaceStay,
-  modeName,
   oid,
   point,
   sectionId,
@@ -33,7 +33,7 @@ function sectionSummary(sections: readonly (readonly [string, CleanedSection])[]
 
 /** An inferred section's id: its own entry beside the cleaned section it copies. */
 export function inferredSectionId(userId: string, section: CleanedSection): string {
-  return objectId(userId, 'inferred-section', section.startTs);
+  return derivedObjectId(userId, 'inferred-section', section.startTs);
 }
 
 /**
@@ -48,7 +48,7 @@ export function inferredSectionId(userId: string, section: CleanedSection): stri
 export function tripToCompositeEntry(userId: string, trip: BuiltTrip, around: MoveContext = {}) {
   const { entry, ids, startPlace, endPlace, labels } = compositeParts(userId, trip, around);
   const tz = trip.timeZone;
-  const cleanedSummary = sectionSummary(trip.sections.map((s) => [modeName(s.mode), s]));
+  const cleanedSummary = sectionSummary(trip.sections.map((s) => [sensedModeName(s.mode), s]));
   const inferredSummary = sectionSummary(trip.sections.map((s) => [predictedModeOf(s), s]));
   // The app draws and names the inferred sections: the cleaned section with the predicted mode in `sensed_mode`
   // (a PredictedModeTypes number) and `sensed_mode_str`, pointing back at the cleaned section.
@@ -75,7 +75,7 @@ export function tripToCompositeEntry(userId: string, trip: BuiltTrip, around: Mo
     const section = oid(sectionId(userId, s));
     return s.coordinates.map((c, i) => {
       const ts = s.times[i] as number;
-      return entry(objectId(userId, 'location', s.startTs, i), 'analysis/recreated_location', {
+      return entry(derivedObjectId(userId, 'location', s.startTs, i), 'analysis/recreated_location', {
         loc: point(c),
         latitude: c[1],
         longitude: c[0],
@@ -145,7 +145,7 @@ function compositeParts(userId: string, move: BuiltTrip, { previous, next, label
   const tz = move.timeZone;
   const ids = tripIds(userId, move, previous);
   const nextIds = next ? tripIds(userId, next, move) : undefined;
-  const userUuid = { $uuid: userId.replace(/-/g, '') };
+  const userUuid = bsonUuid(userId);
   // The entry's write time is the move's end, not the clock: a rebuild of the same data then gives the same entry.
   const entry = (id: string, key: string, data: Record<string, unknown>, originKey = key) => ({
     _id: oid(id),

@@ -1,14 +1,9 @@
-import { MotionType } from '../../../../shared/events/emission-enums.js';
+import { sensedModeName } from '../../../../shared/events/emission-enums.js';
 import { isoLocal, localDate } from '../../../../shared/time/local-time.js';
 import type { LonLat } from '../../../../shared/geo/geo.js';
 import type { BuiltTrip } from '../timeline/build-trips.js';
 import type { CleanedSection } from '../cleaning/cleaned-trip.js';
-import { objectId } from '../../../../shared/ids/object-id.js';
-
-/** The sensed mode as the phone app reads it: the e-mission enum's string form. */
-export function modeName(mode: number): string {
-  return Object.entries(MotionType).find(([, v]) => v === mode)?.[0] ?? 'UNKNOWN';
-}
+import { derivedObjectId } from '../../../../shared/ids/entry-identity.js';
 
 export const point = (loc: LonLat) => ({ type: 'Point', coordinates: [loc[0], loc[1]] });
 export const oid = (id: string) => ({ $oid: id });
@@ -31,17 +26,17 @@ export interface TripIds {
 /** Ids of a trip and the places around it; a place is named after the trip it precedes or follows. */
 export function tripIds(userId: string, trip: BuiltTrip, previous: BuiltTrip | undefined): TripIds {
   return {
-    trip: objectId(userId, trip.untracked ? 'untracked' : 'trip', trip.rawStartTs),
+    trip: derivedObjectId(userId, trip.untracked ? 'untracked' : 'trip', trip.rawStartTs),
     startPlace: previous
-      ? objectId(userId, 'place', previous.rawStartTs)
-      : objectId(userId, 'first-place', trip.rawStartTs),
-    endPlace: objectId(userId, 'place', trip.rawStartTs),
+      ? derivedObjectId(userId, 'place', previous.rawStartTs)
+      : derivedObjectId(userId, 'first-place', trip.rawStartTs),
+    endPlace: derivedObjectId(userId, 'place', trip.rawStartTs),
   };
 }
 
 /** A section's id, shared by the GeoJSON and the composite trip. */
 export function sectionId(userId: string, section: CleanedSection): string {
-  return objectId(userId, 'section', section.startTs);
+  return derivedObjectId(userId, 'section', section.startTs);
 }
 
 /** What a trip says of itself in both phone shapes: times, ends, size and the places around it. */
@@ -115,7 +110,7 @@ export function tripToGeojson(
   const tz = trip.timeZone;
   const ids = tripIds(userId, trip, previous);
   const sectionIds = trip.sections.map((s) => sectionId(userId, s));
-  const stopIds = trip.stops.map((s) => objectId(userId, 'stop', s.enterTs));
+  const stopIds = trip.stops.map((s) => derivedObjectId(userId, 'stop', s.enterTs));
   const nextIds = next ? tripIds(userId, next, trip) : undefined;
 
   const startPlace = {
@@ -166,7 +161,7 @@ export function tripToGeojson(
           speeds: s.speeds,
           distances: s.distances,
           distance: s.distance,
-          sensed_mode: `MotionTypes.${modeName(s.mode)}`,
+          sensed_mode: `MotionTypes.${sensedModeName(s.mode)}`,
           ...(i > 0 ? { start_stop: oid(stopIds[i - 1]!) } : {}),
           ...(i < trip.stops.length ? { end_stop: oid(stopIds[i]!) } : {}),
           feature_type: 'section',

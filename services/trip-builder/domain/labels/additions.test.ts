@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deletedMatchIds, appendAddition, liveAdditions, removeAdditions } from './additions.js';
-import { fakeInput } from './fake-inputs.js';
+import { fakeInput } from '../../../../test/helpers/trip-builder/fake-inputs.js';
 import type { UserInputEntry } from './input-entry.js';
 import { matchTimeline } from './match-timeline.js';
 import type { TimelineElement } from './timeline.js';

@@ -3,7 +3,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { emissionFixturesDir } from '../../../../test/helpers/fixtures.js';
 import { readUserInputEntry, type UserInputEntry } from './input-entry.js';
-import { applyIncomingMatch, type ConfirmedElement, matchIncomingInput } from './match-incoming.js';
+import {
+  applyIncomingMatch,
+  type ConfirmedElement,
+  matchIncomingInput,
+} from '../../../../test/helpers/trip-builder/match-incoming.js';
 import { type ElementLabels, matchElement, matchTimeline } from './match-timeline.js';
 import { indexInputs } from './input-index.js';
 

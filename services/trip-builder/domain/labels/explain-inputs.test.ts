@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { explainInputs } from './explain-inputs.js';
-import { fakeInput } from './fake-inputs.js';
+import { fakeInput } from '../../../../test/helpers/trip-builder/fake-inputs.js';
 import { timelineOfMoves } from './timeline.js';
 
 // place(…–1000) trip(1000–2000) place(2000–5000) trip(5000–6000) place(6000–)

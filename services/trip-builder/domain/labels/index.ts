@@ -9,5 +9,4 @@ export * from './single-inputs.js';
 export * from './additions.js';
 export * from './input-index.js';
 export * from './match-timeline.js';
-export * from './match-incoming.js';
 export * from './explain-inputs.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fakeInput } from './fake-inputs.js';
+import { fakeInput } from '../../../../test/helpers/trip-builder/fake-inputs.js';
 import { matchTimeline } from './match-timeline.js';
 import { latestWritten, userInputFieldOf } from './single-inputs.js';
 import type { TimelineElement } from './timeline.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fakeInput } from './fake-inputs.js';
+import { fakeInput } from '../../../../test/helpers/trip-builder/fake-inputs.js';
 import { type TimelineElement, OPEN_END_TS } from './timeline.js';
 import { checkValidity, isValidInput, startsWithin } from './validity.js';
 

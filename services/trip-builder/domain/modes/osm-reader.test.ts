@@ -1,8 +1,8 @@
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../../../shared/errors/index.js';
-import { toOsmPbf } from './fixtures/osm-pbf-writer.js';
-import { FIXTURE_ELEMENTS, toOsmXml } from './fixtures/transit-fixture.js';
+import { toOsmPbf } from '../../../../test/helpers/trip-builder/osm-pbf-writer.js';
+import { FIXTURE_ELEMENTS, toOsmXml } from '../../../../test/helpers/trip-builder/transit-fixture.js';
 import type { TransitElement } from './osm-elements.js';
 import { parseOsmPbf } from './osm-pbf.js';
 import { type OsmFormat, osmFormatOf, readTransitElements } from './osm-reader.js';

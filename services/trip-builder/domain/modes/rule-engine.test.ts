@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type LonLat, median } from '../../../../shared/geo/geo.js';
-import { busStop, fakeStop, railStation, route } from './fake-stops.js';
+import { busStop, fakeStop, railStation, route } from '../../../../test/helpers/trip-builder/fake-stops.js';
 import type { MotionTypeName } from './predicted-modes.js';
 import {
   predictModeWithoutStops,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MotionType } from '../../../../shared/events/emission-enums.js';
 import type { CleanedSection } from '../cleaning/cleaned-trip.js';
 import type { BuiltTrip } from '../timeline/build-trips.js';
-import { busStop, route } from './fake-stops.js';
+import { busStop, route } from '../../../../test/helpers/trip-builder/fake-stops.js';
 import { predictedModeOf, withPredictedModes } from './section-modes.js';
 import type { TransitStop, TransitStops } from './transit-stops.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { busStop, fakeStop, railStation, route } from './fake-stops.js';
+import { busStop, fakeStop, railStation, route } from '../../../../test/helpers/trip-builder/fake-stops.js';
 import { matchTransitRoutes } from './transit-match.js';
 
 describe('matchTransitRoutes: 1. the same route at both ends', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MotionType, Transition } from '../../../../shared/events/emission-enums.js';
 import { type LocationPoint, type MotionPoint, toObservations } from '../observations.js';
 import { loadRealDay } from '../../../../test/helpers/real-days.js';
-import { fixAt } from '../fixtures/fixes.js';
+import { fixAt } from '../../../../test/helpers/trip-builder/fixes.js';
 import { ANDROID_EVIDENCE, highConfidenceMotions, IOS_EVIDENCE, toMotionChanges } from './motion-changes.js';
 import { segmentSections } from './segment-sections.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MotionType, Transition, State } from '../../../../shared/events/emission-enums.js';
-import { fixAt } from '../fixtures/fixes.js';
+import { fixAt } from '../../../../test/helpers/trip-builder/fixes.js';
 import type { LocationPoint, MotionPoint, Observations } from '../observations.js';
 import { segmentWithDistanceFilter } from './distance-filter.js';
 import { LATE_WRITE_S, segmentTrips } from './segment-trips.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fromComposite, matches } from '../../../../test/helpers/evaluate-trips.js';
 import { emissionFixturesDir } from '../../../../test/helpers/fixtures.js';
-import { modeName } from '../diary/trip-geojson.js';
+import { sensedModeName as modeName } from '../../../../shared/events/emission-enums.js';
 import { toObservations } from '../observations.js';
 import { buildTrips } from './build-trips.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { modeName, tripLocalDate, tripToGeojson } from '../diary/trip-geojson.js';
+import { sensedModeName as modeName } from '../../../../shared/events/emission-enums.js';
+import { tripLocalDate, tripToGeojson } from '../diary/trip-geojson.js';
 import { toObservations } from '../observations.js';
 import { loadGroundTruth, loadRealDay, REAL_DAYS } from '../../../../test/helpers/real-days.js';
 import { buildTrips } from './build-trips.js';

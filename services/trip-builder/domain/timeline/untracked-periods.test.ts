@@ -5,7 +5,7 @@ import { emissionFixturesDir } from '../../../../test/helpers/fixtures.js';
 import { MotionType, State, Transition } from '../../../../shared/events/emission-enums.js';
 import { haversine } from '../../../../shared/geo/geo.js';
 import { type LocationPoint, type MotionPoint, type TimeseriesLike, toObservations } from '../observations.js';
-import { fixAt, northOf } from '../fixtures/fixes.js';
+import { fixAt, northOf } from '../../../../test/helpers/trip-builder/fixes.js';
 import { buildTrips } from './build-trips.js';
 import { untrackedBetween, withUntrackedPeriods } from './untracked-periods.js';
 
