@@ -10,7 +10,7 @@
 #   docker run itinera:0.1.0 node dist/deploy/kubernetes/wait-for-provisioning.js    # Kubernetes' init container
 #   docker run -it itinera:0.1.0 node bin/itinera.mjs --help                         # operator commands
 # Where the servers are: KAFKA_BROKERS, CASSANDRA_CONTACT_POINTS, CASSANDRA_LOCAL_DC, SCHEMA_REGISTRY_URL; other
-# settings: mount a conf/ folder and set ITINERA_CONF_DIR, or the environment variables of the README's table.
+# settings: mount a conf/ folder and set ITINERA_CONF_DIR, or the environment variables of docs/configuration.md.
 # Every HTTP-less service (converter, trip builder, provisioning) must switch the gateway's HEALTHCHECK off
 # (`--no-healthcheck`, or `healthcheck: disable: true` in compose); Kubernetes ignores it and uses its probes.
 

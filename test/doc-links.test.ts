@@ -29,7 +29,8 @@ function repositoryPaths(): Set<string> {
 }
 
 /** The page with its fenced code blocks and inline code blanked out (same length, same lines): no link is in code. */
-function withoutCode(text: string): string {
+/** The text with fenced code blocks blanked (a `#` line in a shell example is no heading). */
+function withoutFences(text: string): string {
   const lines = text.split('\n');
   let fence: string | undefined;
   const kept = lines.map((line) => {
@@ -45,7 +46,12 @@ function withoutCode(text: string): string {
     }
     return line;
   });
-  return kept.join('\n').replace(/(`+)[^`]*?\1/g, (code) => ' '.repeat(code.length));
+  return kept.join('\n');
+}
+
+/** The text with code blanked, fenced and inline: a link written in code is an example, not a link. */
+function withoutCode(text: string): string {
+  return withoutFences(text).replace(/(`+)[^`]*?\1/g, (code) => ' '.repeat(code.length));
 }
 
 interface Link {
@@ -91,7 +97,8 @@ function anchorsOf(text: string): Set<string> {
     seen.set(base, n + 1);
     anchors.add(n === 0 ? base : `${base}-${n}`);
   };
-  const lines = withoutCode(text).split('\n');
+  // Inline code stays: GitHub's anchor of "## `conf/x.conf`" is made of the code's text.
+  const lines = withoutFences(text).split('\n');
   lines.forEach((line, i) => {
     const atx = /^ {0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$/.exec(line);
     if (atx) add(atx[1]!);

@@ -7,7 +7,7 @@ import type { Logger } from '../../shared/logger/index.js';
 import type { AvroCodec } from '../../shared/schema-registry/index.js';
 import type { DeadLetter, ErrorTimeseries, StoredEntry } from '../../shared/timeseries/index.js';
 import { createBatchHandler, REPLAY_HEADER, type ConverterDeps } from './handler.js';
-import type { RejectedEntry } from './timeseries-writer.js';
+import type { RejectedEntry } from './stores.js';
 
 const USER = '6f1c1d2e-0000-4000-8000-000000000001';
 

@@ -18,7 +18,7 @@ import {
   type Converted,
   type SortedBatch,
 } from './domain/sort-batch.js';
-import type { TimeseriesWriter } from './timeseries-writer.js';
+import type { TimeseriesWriter } from './stores.js';
 
 /** Header set by fix-usercache-processing on replayed dead letters: a success must clear the error row. */
 export const REPLAY_HEADER = 'itinera-replay';

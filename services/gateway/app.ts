@@ -35,7 +35,7 @@ import type {
   ProgramCohorts,
   ProgramGate,
   UserExports,
-} from './routes/stores.js';
+} from './stores.js';
 import type { UserStore } from '../../shared/tables/users.js';
 import type { TokenChecks } from './auth/resolve-token.js';
 import type { WebLog } from './web-log.js';

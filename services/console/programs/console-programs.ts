@@ -1,20 +1,7 @@
 import type { z } from 'zod';
+import type { ProgramManager } from '../../../shared/programs/manage-programs.js';
 import type { ProgramConfigRow } from '../../../shared/tables/index.js';
 import type { ProgramVersion } from '../api/schemas.js';
-
-/** A new version of a program's configuration, as the console hands it to the programs' manager. */
-export interface ProgramChange {
-  program: string;
-  /** The configuration document, JSON text. */
-  document: string;
-  /** Label options to inline, JSON text. */
-  labelOptions?: string;
-  /** The e-mail of whoever saves it. */
-  by: string;
-  note?: string;
-  /** Save a version that would lock participants out of the program. */
-  force?: boolean;
-}
 
 /**
  * What the console does with programs: the operators' actions `npx itinera program` has too (shared/programs,
@@ -22,13 +9,7 @@ export interface ProgramChange {
  * exists, a version not raised or a version that would lock participants out (unless forced) a ConflictError (409),
  * an unknown program a NotFoundError (404).
  */
-export interface ConsolePrograms {
-  create(change: ProgramChange): Promise<ProgramConfigRow>;
-  update(change: ProgramChange): Promise<ProgramConfigRow>;
-  list(): Promise<ProgramConfigRow[]>;
-  show(program: string): Promise<ProgramConfigRow>;
-  history(program: string): Promise<ProgramConfigRow[]>;
-}
+export type ConsolePrograms = ProgramManager;
 
 /** A stored version as the API answers it (times in Unix seconds, as everywhere in the console). */
 export function versionView(row: ProgramConfigRow): z.infer<typeof ProgramVersion> {

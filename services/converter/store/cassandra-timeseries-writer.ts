@@ -3,7 +3,7 @@ import { isOutage } from '../../../shared/errors/classify.js';
 import { forEachBounded } from '../../../shared/runtime/for-each-bounded.js';
 import { MAX_CONVERTED_ENTRY_BYTES } from '../../../shared/events/index.js';
 import { upsertStatements, type StoredEntry } from '../../../shared/timeseries/index.js';
-import type { TimeseriesWriter } from '../timeseries-writer.js';
+import type { TimeseriesWriter } from '../stores.js';
 
 /** Batches in flight at once per writer. */
 const CONCURRENCY = 32;

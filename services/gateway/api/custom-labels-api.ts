@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_GET_KEYS, MAX_LABEL_CHARS } from '../domain/parse-custom-label-request.js';
-import { CUSTOM_LABEL_KEYS } from '../routes/stores.js';
+import { CUSTOM_LABEL_KEYS } from '../stores.js';
 import { json, Token } from './phone-schemas.js';
 import { type PhoneRoute, USER_CALL_REFUSALS, WRITER_CALL_REFUSALS } from './phone-route.js';
 

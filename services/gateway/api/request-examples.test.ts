@@ -11,7 +11,7 @@ import { parseFindEntriesQuery } from '../domain/parse-find-entries-query.js';
 import { parseMetricsCall, parseSectionMetricsQuery } from '../domain/parse-metrics-query.js';
 import { parseProfileUpdate } from '../domain/parse-profile-update.js';
 import type { Body } from '../domain/request-body.js';
-import { CUSTOM_LABEL_KEYS } from '../routes/stores.js';
+import { CUSTOM_LABEL_KEYS } from '../stores.js';
 import type { PhoneRoute } from './phone-route.js';
 import { PHONE_ROUTES } from './phone-routes.js';
 

@@ -1,6 +1,6 @@
 import type { Config } from '../../../shared/config/index.js';
 import { ForbiddenError } from '../../../shared/errors/index.js';
-import type { ProgramGate, ProgramMember } from '../routes/stores.js';
+import type { ProgramGate, ProgramMember } from '../stores.js';
 import { authenticateToken, isListed, tokenFromBody, type TokenChecks } from './resolve-token.js';
 
 /** Who calls: the token, which is the account's name, and the program it belongs to when a program claims it. */

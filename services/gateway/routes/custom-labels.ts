@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { parseLabelGet, parseLabelOf, parseLabelUpdate } from '../domain/parse-custom-label-request.js';
 import type { GatewayState } from '../gateway-state.js';
-import { CUSTOM_LABEL_KEYS, type CustomLabelKey, type CustomLabelStore } from './stores.js';
+import { CUSTOM_LABEL_KEYS, type CustomLabelKey, type CustomLabelStore } from '../stores.js';
 import { identifyUser, identifyWriter, type IdentifyDeps } from './identify-user.js';
 
 export { MAX_GET_KEYS, MAX_LABEL_CHARS } from '../domain/parse-custom-label-request.js';

@@ -5,7 +5,7 @@ import { bodyOf } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
 import { identifyUser, requireRealAuth, type IdentifyDeps } from './identify-user.js';
 import type { RateLimits } from '../rate-limits.js';
-import type { UserExports } from './stores.js';
+import type { UserExports } from '../stores.js';
 
 export interface ExportDeps extends IdentifyDeps {
   exports: UserExports;

@@ -3,7 +3,7 @@ import { isLoopbackHost, type Config } from '../../../shared/config/index.js';
 import { ForbiddenError, ProgramClosedError } from '../../../shared/errors/index.js';
 import { admitCaller } from '../auth/admit-caller.js';
 import type { TokenChecks } from '../auth/resolve-token.js';
-import type { ProgramGate, ProgramMember } from './stores.js';
+import type { ProgramGate, ProgramMember } from '../stores.js';
 import type { GatewayState } from '../gateway-state.js';
 import type { User, UserStore } from '../../../shared/tables/users.js';
 

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { NotFoundError } from '../../../shared/errors/index.js';
 import type { GatewayState } from '../gateway-state.js';
-import type { JoinTokens, ProgramGate } from './stores.js';
+import type { JoinTokens, ProgramGate } from '../stores.js';
 
 /** Text safe inside HTML. */
 function html(text: unknown): string {

@@ -22,7 +22,7 @@ import {
 import { bodyOf, type Body } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
 import { MetricsTimeType } from '../api/metrics-api.js';
-import type { CohortFilter, DiaryReader, ProgramCohorts, ProgramMember } from './stores.js';
+import type { CohortFilter, DiaryReader, ProgramCohorts, ProgramMember } from '../stores.js';
 import type { User } from '../../../shared/tables/users.js';
 import { identifyMember, type IdentifyDeps } from './identify-user.js';
 

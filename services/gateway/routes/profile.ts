@@ -6,7 +6,7 @@ import { loggableToken } from '../../../shared/ids/token-digest.js';
 import { parseProfileUpdate } from '../domain/parse-profile-update.js';
 import { bodyOf } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
-import type { AccountDeletion, PipelineStateReader, ProfileStore } from './stores.js';
+import type { AccountDeletion, PipelineStateReader, ProfileStore } from '../stores.js';
 import { identifyUser, identifyWriter, requireRealAuth, type IdentifyDeps } from './identify-user.js';
 import { isUuidShaped } from '../../../shared/ids/uuid-shaped.js';
 import type { RateLimits } from '../rate-limits.js';

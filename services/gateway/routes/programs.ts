@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { NotFoundError } from '../../../shared/errors/index.js';
 import type { GatewayState } from '../gateway-state.js';
-import type { ProgramGate } from './stores.js';
+import type { ProgramGate } from '../stores.js';
 
 /**
  * A program's configuration at a stable address, public as OpenPATH's configuration repository is: an app build

@@ -19,7 +19,7 @@ import { bodyOf } from '../domain/request-body.js';
 import { truncateEntries } from '../domain/truncate-entries.js';
 import type { GatewayState } from '../gateway-state.js';
 import { FindTimeType, TripDay } from '../api/diary-api.js';
-import type { DiaryReader, PipelineStateReader } from './stores.js';
+import type { DiaryReader, PipelineStateReader } from '../stores.js';
 import { identifyUser, type IdentifyDeps } from './identify-user.js';
 
 export interface ResultsLimits {

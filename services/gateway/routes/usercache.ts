@@ -14,7 +14,7 @@ import type { PutEntryTexts } from '../domain/put-layout.js';
 import { bodyOf } from '../domain/request-body.js';
 import type { GatewayState } from '../gateway-state.js';
 import type { UsercachePublisher } from '../ingest/kafka-usercache-publisher.js';
-import type { DocumentReader } from './stores.js';
+import type { DocumentReader } from '../stores.js';
 import type { WebLog } from '../web-log.js';
 import { loggableToken } from '../../../shared/ids/token-digest.js';
 import { logLines } from '../../../shared/logger/index.js';

@@ -1,7 +1,7 @@
 import type { Cql, Statement } from '../../../shared/cassandra/index.js';
 import { ValidationError } from '../../../shared/errors/index.js';
 import { createCustomLabelsTable, type CustomLabelRow as LabelRow } from '../../../shared/tables/index.js';
-import type { CustomLabelKey, CustomLabelStore } from '../routes/stores.js';
+import type { CustomLabelKey, CustomLabelStore } from '../stores.js';
 
 /**
  * Most labels kept per user and key, active or deleted-but-remembered. The app's own label lists hold about

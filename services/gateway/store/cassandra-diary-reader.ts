@@ -7,7 +7,7 @@ import {
   createLabelTripMetricsTable,
   createSectionMetricsTable,
 } from '../../../shared/tables/index.js';
-import type { DiaryReader } from '../routes/stores.js';
+import type { DiaryReader } from '../stores.js';
 
 export interface DiaryReaderOptions {
   /**

@@ -1,6 +1,6 @@
 import type { Cql } from '../../../shared/cassandra/index.js';
 import { createPipelineStateTable, createTripLabelCountsTable } from '../../../shared/tables/index.js';
-import type { PipelineStateReader } from '../routes/stores.js';
+import type { PipelineStateReader } from '../stores.js';
 
 export function createPipelineStateReader(cql: Cql): PipelineStateReader {
   const state = createPipelineStateTable(cql);

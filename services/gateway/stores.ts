@@ -1,17 +1,17 @@
 /**
  * What the routes need from storage: the ports the gateway's routes read and write through. The Cassandra
- * implementations are in ../store/.
+ * implementations are in ./store/.
  */
 import type { Readable } from 'node:stream';
-import type { PipelineProgress, TripCounts, UsercacheDocumentsTable } from '../../../shared/tables/index.js';
-import type { StoredCompositeText } from '../domain/derived-entries.js';
-import type { LabelTripFact } from '../domain/label-metrics.js';
-import type { SectionFact } from '../domain/metrics-summary.js';
-import type { ProgramDirectory } from '../../../shared/programs/program-directory.js';
-import type { DeploymentConfig } from '../../../shared/programs/domain/deployment-config.js';
+import type { PipelineProgress, TripCounts, UsercacheDocumentsTable } from '../../shared/tables/index.js';
+import type { StoredCompositeText } from './domain/derived-entries.js';
+import type { LabelTripFact } from './domain/label-metrics.js';
+import type { SectionFact } from './domain/metrics-summary.js';
+import type { ProgramDirectory } from '../../shared/programs/program-directory.js';
+import type { DeploymentConfig } from '../../shared/programs/domain/deployment-config.js';
 
-export type { ProgramMember } from '../../../shared/programs/domain/admit-token.js';
-export type { CohortFilter, ProgramCohorts } from '../../../shared/programs/program-cohorts.js';
+export type { ProgramMember } from '../../shared/programs/domain/admit-token.js';
+export type { CohortFilter, ProgramCohorts } from '../../shared/programs/program-cohorts.js';
 
 /** How a join page hands out tokens. */
 export interface JoinTokens {
@@ -24,7 +24,7 @@ export interface JoinTokens {
 /** The programs the deployment serves: which one a token belongs to, what a put answers, their configurations. */
 export type ProgramGate = ProgramDirectory;
 
-export type { PipelineProgress, ServerToPhoneDocument, TripCounts } from '../../../shared/tables/index.js';
+export type { PipelineProgress, ServerToPhoneDocument, TripCounts } from '../../shared/tables/index.js';
 
 export interface SectionScanOptions {
   /**
@@ -80,7 +80,7 @@ export interface PipelineStateReader {
   tripCounts(userId: string): Promise<TripCounts>;
 }
 
-export type { ProfilesTable as ProfileStore } from '../../../shared/tables/index.js';
+export type { ProfilesTable as ProfileStore } from '../../shared/tables/index.js';
 
 /** A user's own account deletion (services/deletion): every row in every table, and the token. */
 export interface AccountDeletion {
