@@ -19,6 +19,7 @@ import { ConfigError } from '../../shared/errors/index.js';
 /** The pages' entry modules, in services/console/web/js/. */
 export const PAGE_ENTRIES = [
   'participants',
+  'radar',
   'day',
   'pipeline',
   'dead-letters',

@@ -71,7 +71,17 @@ describe('serveConsoleFiles', () => {
   });
 
   it('serves each page with one bundled script and versioned assets', async () => {
-    for (const page of ['index', 'day', 'pipeline', 'dead-letters', 'reset', 'summary', 'tokens', 'programs']) {
+    for (const page of [
+      'index',
+      'radar',
+      'day',
+      'pipeline',
+      'dead-letters',
+      'reset',
+      'summary',
+      'tokens',
+      'programs',
+    ]) {
       const res = await get(`/admin/${page}.html`);
       expect(res.status, page).toBe(200);
       const scripts = [...res.body.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]);

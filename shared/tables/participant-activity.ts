@@ -3,9 +3,10 @@ import type { Cql } from '../cassandra/index.js';
 import { forEachBounded } from '../runtime/for-each-bounded.js';
 
 /**
- * Table `participant_activity` (schemas/cql/012): what the operators' console shows of each participant. The
- * converter records pushes, the trip builder trips; the console reads the whole table into its participant index
- * (a scan every refresh, never one per page); account deletion removes the row.
+ * Table `participant_activity` (schemas/cql/012, 018): what the operators' console shows of each participant. The
+ * converter records pushes and what the phone sensed (its last location, its last tracking state), the trip builder
+ * trips; the console reads the whole table into its participant index (a scan every refresh, never one per page);
+ * account deletion removes the row.
  */
 const TABLE = 'participant_activity';
 /** Users of one batch whose rows are written at once. */
@@ -20,11 +21,24 @@ export interface PushActivity {
   platform: string | undefined;
 }
 
+/** What a batch of one user's converted entries says of the phone: its newest location and tracking state. */
+export interface SensingActivity {
+  userId: string;
+  /** `data.ts` of the newest entry of any kind in the batch (Unix seconds), if one had a time. */
+  lastDataTs: number | undefined;
+  /** `data.ts` of the newest location in the batch (Unix seconds), if it held one. */
+  lastLocationTs: number | undefined;
+  /** The state the newest transition reached (e-mission's State enum) and its `data.ts`, if it held one. */
+  lastState: { state: number; ts: number } | undefined;
+}
+
 export interface TripActivity {
   trips: number;
   labelledTrips: number;
   /** End of the latest trip of the day just rendered, if it had any. */
   lastTripTs: number | undefined;
+  /** That end as the trip's local time, ISO 8601 with its offset (`2016-08-10T17:04:11-07:00`). */
+  lastTripLocal?: string | undefined;
 }
 
 export interface ParticipantActivity {
@@ -35,10 +49,16 @@ export interface ParticipantActivity {
   trips: number;
   labelledTrips: number;
   lastTripTs: number | null;
+  lastTripLocal: string | null;
+  lastDataTs: number | null;
+  lastLocationTs: number | null;
+  lastState: number | null;
+  lastStateTs: number | null;
 }
 
 export interface ParticipantActivityTable {
   recordPushes(pushes: readonly PushActivity[]): Promise<void>;
+  recordSensing(facts: readonly SensingActivity[]): Promise<void>;
   recordTrips(userId: string, activity: TripActivity): Promise<void>;
   /** Every row, a page of `pageSize` at a time. */
   all(pageSize?: number): AsyncGenerator<ParticipantActivity>;
@@ -78,7 +98,30 @@ export function createParticipantActivityTable(cql: Cql, { knownUsers = 100_000 
         firstPushSet.set(p.userId, true);
       });
     },
-    async recordTrips(userId, { trips, labelledTrips, lastTripTs }) {
+    async recordSensing(facts) {
+      await forEachBounded(facts, WRITES_AT_ONCE, async (f) => {
+        // Each fact under its own time as the write timestamp: the newest wins, whatever order batches land in.
+        const writes = [];
+        if (f.lastDataTs !== undefined)
+          writes.push({
+            query: `UPDATE ${TABLE} USING TIMESTAMP ? SET last_data_ts = ? WHERE user_id = ?`,
+            params: [micros(f.lastDataTs), f.lastDataTs, f.userId],
+          });
+        if (f.lastLocationTs !== undefined)
+          writes.push({
+            query: `UPDATE ${TABLE} USING TIMESTAMP ? SET last_location_ts = ? WHERE user_id = ?`,
+            params: [micros(f.lastLocationTs), f.lastLocationTs, f.userId],
+          });
+        if (f.lastState !== undefined)
+          writes.push({
+            query: `UPDATE ${TABLE} USING TIMESTAMP ? SET last_state = ?, last_state_ts = ? WHERE user_id = ?`,
+            params: [micros(f.lastState.ts), f.lastState.state, f.lastState.ts, f.userId],
+          });
+        if (writes.length === 1) await cql.write(writes[0]!.query, writes[0]!.params);
+        else if (writes.length > 1) await cql.writeBatch(writes);
+      });
+    },
+    async recordTrips(userId, { trips, labelledTrips, lastTripTs, lastTripLocal }) {
       const counts = {
         query: `UPDATE ${TABLE} SET trips = ?, labelled_trips = ? WHERE user_id = ?`,
         params: [trips, labelledTrips, userId],
@@ -91,14 +134,15 @@ export function createParticipantActivityTable(cql: Cql, { knownUsers = 100_000 
       await cql.writeBatch([
         counts,
         {
-          query: `UPDATE ${TABLE} USING TIMESTAMP ? SET last_trip_ts = ? WHERE user_id = ?`,
-          params: [micros(lastTripTs), lastTripTs, userId],
+          query: `UPDATE ${TABLE} USING TIMESTAMP ? SET last_trip_ts = ?, last_trip_local = ? WHERE user_id = ?`,
+          params: [micros(lastTripTs), lastTripTs, lastTripLocal ?? null, userId],
         },
       ]);
     },
     async *all(pageSize = 5000) {
       for await (const row of cql.iterate(
-        `SELECT user_id, first_push_ts, last_push_ts, platform, trips, labelled_trips, last_trip_ts FROM ${TABLE}`,
+        `SELECT user_id, first_push_ts, last_push_ts, platform, trips, labelled_trips, last_trip_ts, last_trip_local, ` +
+          `last_data_ts, last_location_ts, last_state, last_state_ts FROM ${TABLE}`,
         [],
         pageSize,
       ))
@@ -110,6 +154,11 @@ export function createParticipantActivityTable(cql: Cql, { knownUsers = 100_000 
           trips: Number(row['trips'] ?? 0),
           labelledTrips: Number(row['labelled_trips'] ?? 0),
           lastTripTs: numberOrNull(row['last_trip_ts']),
+          lastTripLocal: typeof row['last_trip_local'] === 'string' ? row['last_trip_local'] : null,
+          lastDataTs: numberOrNull(row['last_data_ts']),
+          lastLocationTs: numberOrNull(row['last_location_ts']),
+          lastState: numberOrNull(row['last_state']),
+          lastStateTs: numberOrNull(row['last_state_ts']),
         };
     },
     async removeUser(userId) {

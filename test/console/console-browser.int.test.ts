@@ -107,13 +107,21 @@ describe.skipIf(!hasBrowser)('the operators’ console in a browser', () => {
     const row = page.getByTestId('participant-row').filter({ hasText: TOKEN.slice(0, 4) });
     await expect.poll(() => row.count(), { timeout: 20_000 }).toBe(1);
     await expect.poll(() => row.innerText()).toContain('8');
+    // The last trip ends at 19:32 in California, 02:32 the next day in UTC (the browser's zone here): shown and
+    // linked as the participant's local time and day, where the day page finds the trips.
+    expect(await row.innerText()).toMatch(/2015-08-27 19:3\d:\d\d \(UTC−07:00\)/);
     await shoot('participants');
+    await row.getByRole('link').first().click();
+    await expect.poll(() => page.getByTestId('trip-row').count(), { timeout: 20_000 }).toBe(8);
+    expect(new URL(page.url()).searchParams.get('date')).toBe(DAY_OF[DAY]);
   });
 
   it('When the operator opens aug-27, then its 8 trips are drawn on the map and listed at e-mission’s times', async () => {
     await page.goto(`${consoleApp.url}/admin/day.html?user=${userId}&date=${DAY_OF[DAY]}`);
     await expect.poll(() => page.getByTestId('trip-row').count(), { timeout: 20_000 }).toBe(8);
     expect(await page.getByTestId('trip-lines-count').textContent()).toBe('8');
+    // No tile server is configured here: the page says how to set one rather than leaving the tracks on grey.
+    expect(await page.getByTestId('no-base-map').isVisible()).toBe(true);
     expect(await page.locator('path.trip-line').count()).toBeGreaterThanOrEqual(8);
     const starts = await page.getByTestId('trip-row').getByTestId('trip-start').allTextContents();
     const expected = loadGroundTruth(DAY)
@@ -166,6 +174,56 @@ describe.skipIf(!hasBrowser)('the operators’ console in a browser', () => {
     await page.getByTestId('token-create').click();
     await expect.poll(() => page.getByTestId('token-qr').count(), { timeout: 20_000 }).toBe(1);
     await shoot('tokens');
+  });
+
+  it('When the phone says its tracking is off, then the radar lists the participant under that rule, not as silent', async () => {
+    const now = Math.round(Date.now() / 1000);
+    await pushEntries(pipeline.gw, TOKEN, [
+      {
+        metadata: {
+          key: 'statemachine/transition',
+          platform: 'android',
+          type: 'message',
+          write_ts: now,
+          time_zone: 'America/Los_Angeles',
+        },
+        data: { currState: 'local.state.tracking_stopped', transition: 'local.transition.stop_tracking', ts: now },
+      },
+    ]);
+    const radar = async (query: string) => {
+      const res = await page.request.get(`${consoleApp.url}/admin/api/radar?${query}`);
+      expect(res.status(), await res.text()).toBe(200);
+      return (await res.json()) as { rows: { userId: string; rule: string }[] };
+    };
+    // The converter stores the transition in its own time; the index shows it from its next refresh, asked for here.
+    await expect
+      .poll(
+        async () => {
+          await consoleApp.composed.refreshParticipants();
+          return (await radar('rule=tracking_off')).rows.map((r) => [r.userId, r.rule]);
+        },
+        { timeout: 30_000 },
+      )
+      .toEqual([[userId, 'tracking_off']]);
+
+    await page.goto(`${consoleApp.url}/admin/radar.html?rule=tracking_off`);
+    const row = page.getByTestId('radar-row');
+    await expect.poll(() => row.count(), { timeout: 20_000 }).toBe(1);
+    expect(await row.getAttribute('data-user-id')).toBe(userId);
+    expect(await row.getAttribute('data-rule')).toBe('tracking_off');
+    expect(await page.getByTestId('radar-count-tracking_off').innerText()).toBe('1');
+    expect(await page.getByRole('button', { name: /^Tracking off/ }).getAttribute('aria-pressed')).toBe('true');
+    await shoot('radar');
+    // Its last trip's local day, not the day tracking stopped: the day the operator can look at.
+    await row.getByRole('link').click();
+    await expect.poll(() => page.getByTestId('trip-row').count(), { timeout: 20_000 }).toBe(8);
+    expect(new URL(page.url()).searchParams.get('date')).toBe(DAY_OF[DAY]);
+
+    // The participant pushed a minute ago: an hour's silence does not find them.
+    await page.goto(`${consoleApp.url}/admin/radar.html?rule=silent&hours=1`);
+    await page.waitForSelector('body[data-ready]', { timeout: 20_000 });
+    expect(await page.locator('#hours').inputValue()).toBe('1');
+    expect(await page.locator(`[data-testid="radar-row"][data-user-id="${userId}"]`).count()).toBe(0);
   });
 
   it('When the operator creates a program on the Programs page, then it is listed and shown with its history', async () => {

@@ -9,6 +9,7 @@ import {
   createSectionMetricsTable,
   createUsersTable,
 } from '../../shared/tables/index.js';
+import { State } from '../../shared/events/index.js';
 import { createErrorTimeseries, type DeadLetter } from '../../shared/timeseries/index.js';
 import { startConsole, type RunningConsole } from '../helpers/console.js';
 import { loginWithFetch, type ConsoleLogin } from '../helpers/console-login.js';
@@ -91,6 +92,15 @@ async function seed(): Promise<void> {
       // The last push after the resume point was saved, 30 hours after it: the participant is behind.
       await trips.saveResumePoint(userId, { fromTs: now - 30 * 3600, place: undefined });
       await activity.recordPushes([{ userId, firstPushTs: now - 86_400, lastPushTs: now + 3600, platform: 'android' }]);
+      // Tracking turned off two hours ago; a batch of older entries (tracking on) written afterwards must not win.
+      const sensing = (state: number, ts: number) => ({
+        userId,
+        lastDataTs: ts,
+        lastLocationTs: ts,
+        lastState: { state, ts },
+      });
+      await activity.recordSensing([sensing(State.TRACKING_STOPPED, now - 7200)]);
+      await activity.recordSensing([sensing(State.ONGOING_TRIP, now - 9000)]);
       for (let i = 0; i < LETTERS[group]; i += 1) await errors.insert(letter(userId, group, i));
       await labelTrips.upsertDay(userId, today, [
         {
@@ -193,6 +203,16 @@ describe('the console of a deployment serving several programs', () => {
 
     for (const who of [login.operator, login.reader]) expect((await call(who, 'participants')).body.total).toBe(5);
     expect((await call(login.operator, 'participants?q=nrelop_beta')).body.rows[0].userId).toBe(ids.beta[0]);
+  });
+
+  it('When alpha’s admin opens the radar, then only alpha’s phones with tracking off are listed, and the newest state won', async () => {
+    const mine = (await call(login.alpha, 'radar?rule=tracking_off')).body;
+    expect(mine.counts.tracking_off).toBe(2);
+    expect(mine.rows.map((r: any) => r.userId).sort()).toEqual([...ids.alpha].sort());
+    expect(mine.rows.every((r: any) => r.rule === 'tracking_off' && r.token.includes('…'))).toBe(true);
+    expect((await call(login.operator, 'radar?rule=tracking_off')).body.total).toBe(5);
+    // Everyone pushed within the hour (the seed's last push is in the future): nobody is silent.
+    expect((await call(login.operator, 'radar?rule=silent&hours=1')).body.total).toBe(0);
   });
 
   it('When alpha’s admin asks for another program’s participant, then the answer is the 404 of a uuid nobody has', async () => {

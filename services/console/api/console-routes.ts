@@ -14,6 +14,7 @@ import type { ParticipantScope } from '../scope/participant-scope.js';
 import { describeScope, inScope, type ProgramScope } from '../scope/program-scope.js';
 import { parseSinceOrThrow } from '../actions/topic-replay-lines.js';
 import { isOperator, scopeOf, who } from './caller.js';
+import { radarRoutes } from '../radar/radar-routes.js';
 import { programRoutes } from './program-routes.js';
 import { route, type ConsoleRoute } from './route-table.js';
 import * as s from './schemas.js';
@@ -343,5 +344,6 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       },
     }),
     ...programRoutes(d),
+    ...radarRoutes(d),
   ];
 }

@@ -57,6 +57,13 @@ export const Participant = z
     firstPush: z.number().nullable(),
     lastPush: z.number().nullable(),
     lastTrip: z.number().nullable(),
+    /** The last trip's end in the trip's own local time, ISO 8601 with its offset: its day is the day page's. */
+    lastTripLocal: z.string().nullable(),
+    /** The newest entry the phone sensed, of any kind, and the newest location (their `data.ts`). */
+    lastData: z.number().nullable(),
+    lastLocation: z.number().nullable(),
+    /** When the phone's tracking turned off (its newest transition reached TRACKING_STOPPED); null: it is on. */
+    trackingOffSince: z.number().nullable(),
     trips: z.number().int(),
     labelledPct: z.number().nullable(),
     errors: z.number().int(),

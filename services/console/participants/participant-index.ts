@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import { LRUCache } from 'lru-cache';
+import { State } from '../../../shared/events/index.js';
 import type { Logger } from '../../../shared/logger/index.js';
 import type { ParticipantActivity, User } from '../../../shared/tables/index.js';
 import {
@@ -33,6 +34,8 @@ export interface ParticipantIndex {
   get(userId: string): ParticipantRow | undefined;
   /** Every participant's uuid, as of the last refresh. */
   all(): string[];
+  /** Every participant's row (tokens in full) and when they were read: what the radar's rules look at. */
+  snapshot(): { rows: readonly ParticipantRow[]; asOf: number };
   refresh(): Promise<void>;
 }
 
@@ -74,6 +77,10 @@ export function createParticipantIndex(deps: ParticipantIndexDeps): ParticipantI
         firstPush: a?.firstPushTs ?? null,
         lastPush: a?.lastPushTs ?? null,
         lastTrip: a?.lastTripTs ?? null,
+        lastTripLocal: a?.lastTripLocal ?? null,
+        lastData: a?.lastDataTs ?? null,
+        lastLocation: a?.lastLocationTs ?? null,
+        trackingOffSince: a?.lastState === State.TRACKING_STOPPED ? (a.lastStateTs ?? null) : null,
         trips: a?.trips ?? 0,
         labelledPct: a && a.trips > 0 ? Math.round((1000 * a.labelledTrips) / a.trips) / 10 : null,
         errors: errors.get(u.uuid) ?? 0,
@@ -129,6 +136,7 @@ export function createParticipantIndex(deps: ParticipantIndexDeps): ParticipantI
     },
     get: (userId) => byId.get(userId),
     all: () => [...byId.keys()],
+    snapshot: () => ({ rows: snapshot.rows, asOf: snapshot.asOf }),
     refresh,
   };
 }

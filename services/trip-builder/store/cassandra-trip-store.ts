@@ -69,6 +69,7 @@ export function createCassandraTripStore(cql: Cql): TripStore {
       trips: totals.totalTrips,
       labelledTrips: totals.labeledTrips,
       lastTripTs: facts.lastTripEnd,
+      lastTripLocal: facts.lastTripEndLocal,
     });
   }
 

@@ -120,6 +120,7 @@ async function start() {
   const day = user ? get(`users/${encodeURIComponent(user)}/days/${date}`) : undefined;
   const me = await initNav();
   dayMap = createDayMap($('#map'), me.tileUrl, selectTrip);
+  $('#no-base-map').hidden = Boolean(me.tileUrl);
   if (day) return render(await day);
   dayMap.draw([]);
   showError('This page needs ?user=<uuid>&date=YYYY-MM-DD: open it from the participants page.');

@@ -48,6 +48,17 @@ export function fmtTs(ts) {
   return `${localDate(ts)} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
+/**
+ * "2016-08-27T08:15:03-07:00" → "2016-08-27 08:15:03 (UTC−07:00)": a time as it was where it happened, with the
+ * offset said, since the operator's own zone may be another; anything else → "—".
+ */
+export function fmtLocal(fmtTime) {
+  const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?(Z|[+-]\d{2}:\d{2})$/.exec(fmtTime ?? '');
+  if (!match) return '—';
+  const offset = match[3] === 'Z' ? '+00:00' : match[3];
+  return `${match[1]} ${match[2]} (UTC${offset.replace('-', '−')})`;
+}
+
 /** "2016-08-27T08:15:03-07:00" → "08:15": the wall-clock time where the trip happened. */
 export function hhmm(fmtTime) {
   const match = /T(\d{2}:\d{2})/.exec(fmtTime ?? '');

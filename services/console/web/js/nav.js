@@ -4,6 +4,7 @@ import { h } from './dom.js';
 
 const pages = [
   ['index.html', 'Participants'],
+  ['radar.html', 'Radar'],
   ['pipeline.html', 'Pipeline'],
   ['dead-letters.html', 'Dead letters'],
   ['reset.html', 'Reset', 'operator-only'],

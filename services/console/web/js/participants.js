@@ -1,7 +1,8 @@
 /** Participants: one row per user, sorted, searched and paged by the server. State lives in the URL. */
 import { get, me, post } from './api.js';
 import { initNav } from './nav.js';
-import { $, debounce, dec, emptyRow, fmtTs, h, int, localDate, markReady, row } from './dom.js';
+import { createPager } from './pager.js';
+import { $, debounce, dec, emptyRow, fmtLocal, fmtTs, h, int, localDate, markReady, row } from './dom.js';
 
 const params = new URLSearchParams(location.search);
 const state = {
@@ -12,8 +13,9 @@ const state = {
   q: params.get('q') ?? '',
 };
 const table = $('[data-testid="participants-table"]');
+// `load` is hoisted: the pager asks for another page through it.
+const pager = createPager(state, load);
 let operator = false;
-let lastPage = 0;
 let seq = 0;
 
 function syncUrl() {
@@ -22,10 +24,20 @@ function syncUrl() {
   history.replaceState(null, '', `${location.pathname}${q.size ? `?${q}` : ''}`);
 }
 
-function tokenCell(p) {
+/**
+ * The day the token links to: the last trip's local date where the trip happened (the day page counts the
+ * participant's local days), else the last push's date in the browser's zone, else none.
+ */
+function linkedDate(p) {
+  if (p.lastTripLocal) return p.lastTripLocal.slice(0, 10);
   const when = p.lastTrip ?? p.lastPush;
+  return when === null ? null : localDate(when);
+}
+
+function tokenCell(p) {
+  const date = linkedDate(p);
   const token = h('code', {}, p.token);
-  const link = when === null ? token : h('a', { href: `day.html?user=${p.userId}&date=${localDate(when)}` }, token);
+  const link = date === null ? token : h('a', { href: `day.html?user=${p.userId}&date=${date}` }, token);
   const reveal = operator
     ? h('button', { type: 'button', class: 'link', 'aria-label': `Reveal the token of ${p.userId}` }, 'reveal')
     : null;
@@ -41,12 +53,9 @@ function tokenCell(p) {
 }
 
 function render(data) {
-  lastPage = Math.max(0, Math.ceil(data.total / data.size) - 1);
+  pager.show(data);
   $('[data-testid="participants-total"]').textContent = String(data.total);
   $('#as-of').textContent = fmtTs(data.asOf);
-  $('#page-info').textContent = `page ${data.page + 1} of ${lastPage + 1}`;
-  $('#prev').disabled = data.page <= 0;
-  $('#next').disabled = data.page >= lastPage;
   const rows = data.rows.map((p) =>
     row(
       [
@@ -55,7 +64,7 @@ function render(data) {
         fmtTs(p.created),
         fmtTs(p.firstPush),
         fmtTs(p.lastPush),
-        fmtTs(p.lastTrip),
+        p.lastTripLocal ? fmtLocal(p.lastTripLocal) : fmtTs(p.lastTrip),
         [int(p.trips), 'num'],
         [p.labelledPct === null ? '—' : `${dec(p.labelledPct)} %`, 'num'],
         [int(p.errors), p.errors > 0 ? 'num bad' : 'num'],
@@ -103,21 +112,6 @@ const searchNow = debounce(() => {
   void load();
 }, 300);
 search.addEventListener('input', searchNow);
-
-$('#prev').addEventListener('click', () => {
-  state.page = Math.max(0, state.page - 1);
-  void load();
-});
-$('#next').addEventListener('click', () => {
-  state.page = Math.min(lastPage, state.page + 1);
-  void load();
-});
-$('#size').value = String(state.size);
-$('#size').addEventListener('change', (e) => {
-  state.size = Number(e.target.value);
-  state.page = 0;
-  void load();
-});
 
 // The page's data and /me are asked at once; the rows need the role (reveal buttons), so they wait for both.
 void Promise.all([initNav(), me()])

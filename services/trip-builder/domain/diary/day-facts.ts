@@ -26,15 +26,22 @@ export interface CompositeDayFacts {
   labelFacts: TripLabelFact[];
   /** End of the day's last trip (Unix seconds); undefined when the day has none. */
   lastTripEnd: number | undefined;
+  /** That end in the trip's local time with its offset (`end_fmt_time`), when the trip carries it. */
+  lastTripEndLocal: string | undefined;
 }
 
 export function compositeDayFacts(composites: readonly CompositeTripEntry[]): CompositeDayFacts {
   const trips = composites.filter(isTripComposite);
-  const ends = trips.map((c) => Number(c.data['end_ts']));
+  const last = trips.reduce<CompositeTripEntry | undefined>(
+    (latest, c) => (latest === undefined || Number(c.data['end_ts']) > Number(latest.data['end_ts']) ? c : latest),
+    undefined,
+  );
+  const local = last?.data['end_fmt_time'];
   return {
     totalTrips: trips.length,
     labeledTrips: composites.filter(isLabeled).length,
     labelFacts: tripLabelFacts(composites),
-    lastTripEnd: ends.length > 0 ? Math.max(...ends) : undefined,
+    lastTripEnd: last === undefined ? undefined : Number(last.data['end_ts']),
+    lastTripEndLocal: typeof local === 'string' ? local : undefined,
   };
 }

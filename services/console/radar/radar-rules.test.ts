@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { ParticipantRow } from '../participants/query-participants.js';
+import { radarFindings, radarPage } from './radar-rules.js';
+import { RadarQuery } from './radar-schemas.js';
+
+const NOW = 1_800_000_000;
+const H = 3600;
+
+function participant(id: number, fields: Partial<ParticipantRow>): ParticipantRow {
+  return {
+    userId: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
+    token: `nrelop_study_default_${'x'.repeat(20)}${id}`,
+    program: 'study',
+    created: NOW - 30 * 24 * H,
+    firstPush: NOW - 29 * 24 * H,
+    lastPush: NOW - H,
+    lastTrip: null,
+    lastTripLocal: null,
+    lastData: NOW - H,
+    lastLocation: NOW - H,
+    trackingOffSince: null,
+    trips: 3,
+    labelledPct: null,
+    errors: 0,
+    platform: 'android',
+    appVersion: null,
+    ...fields,
+  };
+}
+
+const fine = participant(1, {});
+const silent = participant(2, { lastPush: NOW - 72 * H });
+const neverPushed = participant(3, { created: NOW - 50 * H, firstPush: null, lastPush: null, lastData: null });
+const noLocations = participant(4, { lastData: NOW - H, lastLocation: NOW - 60 * H });
+// Tracking off and, as follows, no location since: found once, as tracking off.
+const trackingOff = participant(5, { trackingOffSince: NOW - 5 * H, lastLocation: NOW - 70 * H });
+const dayPushedLate = participant(6, { lastPush: NOW - H, lastData: NOW - 80 * H, lastLocation: NOW - 80 * H });
+const otherProgram = participant(7, { program: 'other', lastPush: NOW - 100 * H });
+
+const rows = [fine, silent, neverPushed, noLocations, trackingOff, dayPushedLate, otherProgram];
+
+describe('the radar rules', () => {
+  it('When phones go quiet, lose locations or stop tracking, then each rule finds exactly those, since when it began', () => {
+    const found = radarFindings(rows, { now: NOW, hours: 48, scope: undefined });
+    expect(found.map((f) => [f.userId.slice(-1), f.rule, (NOW - f.since) / H])).toEqual([
+      ['7', 'silent', 100],
+      ['2', 'silent', 72],
+      ['4', 'no_locations', 60],
+      ['3', 'silent', 50],
+      ['5', 'tracking_off', 5],
+    ]);
+  });
+
+  it('When a day is pushed late, then it is no alarm: locations are judged by the phone’s own clock', () => {
+    const found = radarFindings([dayPushedLate], { now: NOW, hours: 48, scope: undefined });
+    expect(found).toEqual([]);
+  });
+
+  it('When the silence asked for is longer, then fewer are silent; other programs are never seen from a scope', () => {
+    const found = radarFindings(rows, { now: NOW, hours: 80, scope: ['study'] });
+    expect(found.map((f) => [f.userId.slice(-1), f.rule])).toEqual([['5', 'tracking_off']]);
+  });
+
+  it('When a page is asked for, then it counts every rule, keeps the one asked, pages, and masks tokens', () => {
+    const found = radarFindings(rows, { now: NOW, hours: 48, scope: undefined });
+    const page = radarPage(found, RadarQuery.parse({ rule: 'silent', size: '2', page: '0' }), NOW - 10);
+    expect(page.counts).toEqual({ silent: 3, no_locations: 1, tracking_off: 1 });
+    expect(page.total).toBe(3);
+    expect(page.rows.map((r) => r.userId.slice(-1))).toEqual(['7', '2']);
+    expect(page.rows.every((r) => r.token.includes('…') && r.token.length < 12)).toBe(true);
+    const newestFirst = radarPage(found, RadarQuery.parse({ dir: 'desc' }), NOW - 10);
+    expect(newestFirst.rows[0]!.rule).toBe('tracking_off');
+  });
+});

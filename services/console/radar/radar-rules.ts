@@ -1,0 +1,78 @@
+import type { z } from 'zod';
+import type { ParticipantRow } from '../participants/query-participants.js';
+import { maskToken } from '../participants/query-participants.js';
+import { inScope, type ProgramScope } from '../scope/program-scope.js';
+import { RADAR_RULES, type RadarPage, type RadarQuery, type RadarRule, type RadarRow } from './radar-schemas.js';
+
+type Row = z.infer<typeof RadarRow>;
+
+const HOUR = 3600;
+
+/**
+ * When each rule finds the participant, or undefined (times in Unix seconds, `now` the server's):
+ * - silent: the last push is `hours` old, or the participant registered `hours` ago and never pushed. The phone may be
+ *   off, the app killed or uninstalled: e-mission's phones push at least at every trip end and on a silent push.
+ * - no_locations: the phone's newest entry (battery, transitions, motion) is `hours` newer than its newest location:
+ *   it still senses but no longer locates, as when location permission was taken back. By the phone's own clock, so
+ *   a day pushed late is no false alarm. Not while tracking is off: no location is then what the phone should send.
+ * - tracking_off: the phone's newest transition reached TRACKING_STOPPED (the participant or the OS turned it off).
+ */
+function since(rule: RadarRule, p: ParticipantRow, now: number, hours: number): number | undefined {
+  const limit = hours * HOUR;
+  switch (rule) {
+    case 'silent': {
+      const last = p.lastPush ?? p.created;
+      return last !== null && now - last >= limit ? last : undefined;
+    }
+    case 'no_locations': {
+      if (p.lastData === null || p.trackingOffSince !== null) return undefined;
+      const located = p.lastLocation ?? p.firstPush ?? p.lastData;
+      return p.lastData - located >= limit ? located : undefined;
+    }
+    case 'tracking_off':
+      return p.trackingOffSince ?? undefined;
+  }
+}
+
+/** Every (participant, rule) the rules find among `rows` in `scope`, the longest-standing first. */
+export function radarFindings(
+  rows: readonly ParticipantRow[],
+  { now, hours, scope }: { now: number; hours: number; scope: ProgramScope },
+): Row[] {
+  const found: Row[] = [];
+  for (const p of rows) {
+    if (!inScope(scope, p.program)) continue;
+    for (const rule of RADAR_RULES) {
+      const from = since(rule, p, now, hours);
+      if (from === undefined) continue;
+      found.push({
+        userId: p.userId,
+        token: p.token,
+        program: p.program,
+        rule,
+        since: from,
+        lastPush: p.lastPush,
+        lastLocation: p.lastLocation,
+        lastTrip: p.lastTrip,
+        lastTripLocal: p.lastTripLocal,
+      });
+    }
+  }
+  return found.sort((a, b) => a.since - b.since || (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+}
+
+/** One page of the findings of `query.rule` (all rules when absent), with each rule's count; tokens masked. */
+export function radarPage(
+  findings: readonly Row[],
+  query: z.infer<typeof RadarQuery>,
+  asOf: number,
+): z.infer<typeof RadarPage> {
+  const counts = { silent: 0, no_locations: 0, tracking_off: 0 };
+  for (const f of findings) counts[f.rule] += 1;
+  const chosen = query.rule === undefined ? [...findings] : findings.filter((f) => f.rule === query.rule);
+  if (query.dir === 'desc') chosen.reverse();
+  const rows = chosen
+    .slice(query.page * query.size, (query.page + 1) * query.size)
+    .map((r) => ({ ...r, token: maskToken(r.token) }));
+  return { asOf, hours: query.hours, counts, total: chosen.length, page: query.page, size: query.size, rows };
+}

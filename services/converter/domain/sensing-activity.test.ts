@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { State } from '../../../shared/events/index.js';
+import type { StoredEntry } from '../../../shared/timeseries/index.js';
+import { sensingActivity } from './sensing-activity.js';
+
+const stored = (userId: string, key: string, dataTs: number | null, data: object = {}): StoredEntry => ({
+  userId,
+  key,
+  type: 'sensor-data',
+  writeTs: (dataTs ?? 0) + 5,
+  dataTs,
+  oid: `${userId}${key}${dataTs}`,
+  entryJson: JSON.stringify({ metadata: { key }, data: { ts: dataTs, ...data } }),
+});
+
+describe('sensingActivity', () => {
+  it('When a batch holds locations, motion and transitions, then each user gets the newest of each by data.ts', () => {
+    const facts = sensingActivity([
+      stored('a', 'background/location', 100),
+      stored('a', 'background/motion_activity', 400),
+      stored('a', 'statemachine/transition', 300, { curr_state: State.TRACKING_STOPPED }),
+      stored('a', 'statemachine/transition', 200, { curr_state: State.ONGOING_TRIP }),
+      stored('a', 'background/filtered_location', 150),
+      stored('b', 'background/battery', 50),
+    ]);
+    expect(facts).toEqual([
+      {
+        userId: 'a',
+        lastDataTs: 400,
+        lastLocationTs: 150,
+        lastState: { state: State.TRACKING_STOPPED, ts: 300 },
+      },
+      { userId: 'b', lastDataTs: 50, lastLocationTs: undefined, lastState: undefined },
+    ]);
+  });
+
+  it('When an entry has no time or a transition no state, then it says nothing of the phone', () => {
+    const facts = sensingActivity([
+      stored('a', 'background/location', null),
+      stored('a', 'statemachine/transition', 10, { curr_state: 'not a state' }),
+    ]);
+    expect(facts).toEqual([{ userId: 'a', lastDataTs: 10, lastLocationTs: undefined, lastState: undefined }]);
+  });
+});
