@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAGE_ENTRIES } from './web-bundle.js';
 import { consoleAssets, serveConsoleFiles } from './web-files.js';
 
 /** serveConsoleFiles on a real socket; raw requests so that `..` reaches the server as sent (fetch normalises it). */
@@ -71,17 +72,8 @@ describe('serveConsoleFiles', () => {
   });
 
   it('serves each page with one bundled script and versioned assets', async () => {
-    for (const page of [
-      'index',
-      'radar',
-      'day',
-      'pipeline',
-      'dead-letters',
-      'reset',
-      'summary',
-      'tokens',
-      'programs',
-    ]) {
+    // Each page is named after its entry module, but the participants' page, which is the index.
+    for (const page of PAGE_ENTRIES.map((entry) => (entry === 'participants' ? 'index' : entry))) {
       const res = await get(`/admin/${page}.html`);
       expect(res.status, page).toBe(200);
       const scripts = [...res.body.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]);

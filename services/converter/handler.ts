@@ -47,7 +47,7 @@ export interface ConverterDeps {
    */
   eraseDeleted?: (userId: string) => Promise<unknown>;
   /** Where each user's first and last push and platform are kept for the operators' console. */
-  activity?: Pick<ParticipantActivityTable, 'recordPushes' | 'recordSensing'>;
+  activity?: Pick<ParticipantActivityTable, 'record'>;
 }
 
 const describe = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -187,8 +187,7 @@ export function createBatchHandler(deps: ConverterDeps): BatchHandler {
 
     await recordDeadLetters(deps, errorTopic, sorted.deadLetters);
     for (const r of replaysToClear(sorted)) await deps.errors.remove(r.user_id, r.key, r.write_ts, r.type);
-    await deps.activity?.recordPushes(pushActivity(messages));
-    await deps.activity?.recordSensing(sensingActivity(entriesOf(sorted)));
+    await deps.activity?.record(pushActivity(messages), sensingActivity(entriesOf(sorted)));
     await eraseUsersDeletedMeanwhile(deps, messages);
     const last = batch.messages[batch.messages.length - 1] as KafkaMessage;
     return {

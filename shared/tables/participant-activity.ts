@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Cql } from '../cassandra/index.js';
+import type { Cql, Statement } from '../cassandra/index.js';
 import { forEachBounded } from '../runtime/for-each-bounded.js';
 
 /**
@@ -57,8 +57,8 @@ export interface ParticipantActivity {
 }
 
 export interface ParticipantActivityTable {
-  recordPushes(pushes: readonly PushActivity[]): Promise<void>;
-  recordSensing(facts: readonly SensingActivity[]): Promise<void>;
+  /** A converter batch's pushes and what the phones sensed, one request per user (plus its first push, once). */
+  record(pushes: readonly PushActivity[], sensing?: readonly SensingActivity[]): Promise<void>;
   recordTrips(userId: string, activity: TripActivity): Promise<void>;
   /** Every row, a page of `pageSize` at a time. */
   all(pageSize?: number): AsyncGenerator<ParticipantActivity>;
@@ -72,53 +72,65 @@ export interface ParticipantActivityTable {
 const micros = (seconds: number) => Math.round(Math.min(seconds, Date.now() / 1000) * 1_000_000);
 const numberOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
+/** A push's writes: its last time under that time as the write timestamp, and the platform when it named one. */
+function pushStatements(p: PushActivity): Statement[] {
+  const lastPush = {
+    query: `UPDATE ${TABLE} USING TIMESTAMP ? SET last_push_ts = ? WHERE user_id = ?`,
+    params: [micros(p.lastPushTs), p.lastPushTs, p.userId],
+  };
+  if (p.platform === undefined) return [lastPush];
+  return [lastPush, { query: `UPDATE ${TABLE} SET platform = ? WHERE user_id = ?`, params: [p.platform, p.userId] }];
+}
+
+/** Each sensing fact under its own time as the write timestamp: the newest wins, whatever order batches land in. */
+function sensingStatements(f: SensingActivity): Statement[] {
+  const writes: Statement[] = [];
+  if (f.lastDataTs !== undefined)
+    writes.push({
+      query: `UPDATE ${TABLE} USING TIMESTAMP ? SET last_data_ts = ? WHERE user_id = ?`,
+      params: [micros(f.lastDataTs), f.lastDataTs, f.userId],
+    });
+  if (f.lastLocationTs !== undefined)
+    writes.push({
+      query: `UPDATE ${TABLE} USING TIMESTAMP ? SET last_location_ts = ? WHERE user_id = ?`,
+      params: [micros(f.lastLocationTs), f.lastLocationTs, f.userId],
+    });
+  if (f.lastState !== undefined)
+    writes.push({
+      query: `UPDATE ${TABLE} USING TIMESTAMP ? SET last_state = ?, last_state_ts = ? WHERE user_id = ?`,
+      params: [micros(f.lastState.ts), f.lastState.state, f.lastState.ts, f.userId],
+    });
+  return writes;
+}
+
 export function createParticipantActivityTable(cql: Cql, { knownUsers = 100_000 } = {}): ParticipantActivityTable {
   // Users whose first push is known to be set: the conditional write (a Paxos round) is paid once per user per
   // process, not once per batch.
   const firstPushSet = new LRUCache<string, true>({ max: knownUsers });
   return {
-    async recordPushes(pushes) {
-      await forEachBounded(pushes, WRITES_AT_ONCE, async (p) => {
-        const lastPush = {
-          query: `UPDATE ${TABLE} USING TIMESTAMP ? SET last_push_ts = ? WHERE user_id = ?`,
-          params: [micros(p.lastPushTs), p.lastPushTs, p.userId],
-        };
-        // One partition, one request: a phone's every push writes both.
-        if (p.platform === undefined) await cql.write(lastPush.query, lastPush.params);
-        else
-          await cql.writeBatch([
-            lastPush,
-            { query: `UPDATE ${TABLE} SET platform = ? WHERE user_id = ?`, params: [p.platform, p.userId] },
-          ]);
-        if (firstPushSet.has(p.userId)) return;
+    async record(pushes, sensing = []) {
+      const byUser = new Map<string, { statements: Statement[]; firstPushTs?: number }>();
+      const of = (userId: string) => {
+        let user = byUser.get(userId);
+        if (!user) byUser.set(userId, (user = { statements: [] }));
+        return user;
+      };
+      for (const p of pushes) {
+        const user = of(p.userId);
+        user.statements.push(...pushStatements(p));
+        user.firstPushTs = p.firstPushTs;
+      }
+      for (const f of sensing) of(f.userId).statements.push(...sensingStatements(f));
+      await forEachBounded([...byUser], WRITES_AT_ONCE, async ([userId, { statements, firstPushTs }]) => {
+        // One partition, one request: a batch's every fact of the user at once.
+        if (statements.length === 1) await cql.write(statements[0]!.query, statements[0]!.params);
+        else if (statements.length > 1) await cql.writeBatch(statements);
+        if (firstPushTs === undefined || firstPushSet.has(userId)) return;
         await cql.conditional(`UPDATE ${TABLE} SET first_push_ts = ? WHERE user_id = ? IF first_push_ts = null`, [
-          p.firstPushTs,
-          p.userId,
+          firstPushTs,
+          userId,
         ]);
-        firstPushSet.set(p.userId, true);
-      });
-    },
-    async recordSensing(facts) {
-      await forEachBounded(facts, WRITES_AT_ONCE, async (f) => {
-        // Each fact under its own time as the write timestamp: the newest wins, whatever order batches land in.
-        const writes = [];
-        if (f.lastDataTs !== undefined)
-          writes.push({
-            query: `UPDATE ${TABLE} USING TIMESTAMP ? SET last_data_ts = ? WHERE user_id = ?`,
-            params: [micros(f.lastDataTs), f.lastDataTs, f.userId],
-          });
-        if (f.lastLocationTs !== undefined)
-          writes.push({
-            query: `UPDATE ${TABLE} USING TIMESTAMP ? SET last_location_ts = ? WHERE user_id = ?`,
-            params: [micros(f.lastLocationTs), f.lastLocationTs, f.userId],
-          });
-        if (f.lastState !== undefined)
-          writes.push({
-            query: `UPDATE ${TABLE} USING TIMESTAMP ? SET last_state = ?, last_state_ts = ? WHERE user_id = ?`,
-            params: [micros(f.lastState.ts), f.lastState.state, f.lastState.ts, f.userId],
-          });
-        if (writes.length === 1) await cql.write(writes[0]!.query, writes[0]!.params);
-        else if (writes.length > 1) await cql.writeBatch(writes);
+        firstPushSet.set(userId, true);
       });
     },
     async recordTrips(userId, { trips, labelledTrips, lastTripTs, lastTripLocal }) {

@@ -91,7 +91,7 @@ async function seed(): Promise<void> {
       ids[group].push(userId);
       // The last push after the resume point was saved, 30 hours after it: the participant is behind.
       await trips.saveResumePoint(userId, { fromTs: now - 30 * 3600, place: undefined });
-      await activity.recordPushes([{ userId, firstPushTs: now - 86_400, lastPushTs: now + 3600, platform: 'android' }]);
+      await activity.record([{ userId, firstPushTs: now - 86_400, lastPushTs: now + 3600, platform: 'android' }]);
       // Tracking turned off two hours ago; a batch of older entries (tracking on) written afterwards must not win.
       const sensing = (state: number, ts: number) => ({
         userId,
@@ -99,8 +99,8 @@ async function seed(): Promise<void> {
         lastLocationTs: ts,
         lastState: { state, ts },
       });
-      await activity.recordSensing([sensing(State.TRACKING_STOPPED, now - 7200)]);
-      await activity.recordSensing([sensing(State.ONGOING_TRIP, now - 9000)]);
+      await activity.record([], [sensing(State.TRACKING_STOPPED, now - 7200)]);
+      await activity.record([], [sensing(State.ONGOING_TRIP, now - 9000)]);
       for (let i = 0; i < LETTERS[group]; i += 1) await errors.insert(letter(userId, group, i));
       await labelTrips.upsertDay(userId, today, [
         {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Participant } from '../api/schemas.js';
 
 /*
  * The radar's API: who has stopped collecting, and since when. Each rule is a condition on what the pipeline
@@ -26,20 +27,20 @@ export const RadarQuery = z.object({
   dir: z.enum(['asc', 'desc']).default('asc'),
 });
 
-export const RadarRow = z
-  .object({
-    userId: z.uuid(),
-    /** Masked, as on the participants page. */
-    token: z.string(),
-    program: z.string().nullable(),
+/** A participant's row of the participants page, cut to what the radar shows (the token masked), with the rule. */
+export const RadarRow = Participant.pick({
+  userId: true,
+  token: true,
+  program: true,
+  lastPush: true,
+  lastLocation: true,
+  lastTrip: true,
+  lastTripLocal: true,
+})
+  .extend({
     rule: z.enum(RADAR_RULES),
     /** When the condition began (Unix seconds): the last push, the last location, or the tracking change. */
     since: z.number(),
-    lastPush: z.number().nullable(),
-    lastLocation: z.number().nullable(),
-    lastTrip: z.number().nullable(),
-    /** The last trip's end in its own local time (ISO 8601 with offset): its date is the day page to open. */
-    lastTripLocal: z.string().nullable(),
   })
   .meta({ id: 'RadarRow' });
 

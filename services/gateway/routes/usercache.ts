@@ -16,6 +16,7 @@ import type { GatewayState } from '../gateway-state.js';
 import type { UsercachePublisher } from '../ingest/kafka-usercache-publisher.js';
 import type { DocumentReader } from '../stores.js';
 import type { WebLog } from '../web-log.js';
+import { entryKey } from '../../../shared/ids/entry-identity.js';
 import { loggableToken } from '../../../shared/ids/token-digest.js';
 import { logLines } from '../../../shared/logger/index.js';
 import { identifyUser, identifyWriter, type IdentifyDeps } from './identify-user.js';
@@ -31,10 +32,8 @@ export interface UsercacheDeps extends IdentifyDeps {
   onIgnored?: (program: string, count: number) => void;
 }
 
-/** The identity of an entry: (type, key, write_ts) within a user. */
-function identity(r: UsercacheRecord): string {
-  return `${r.type}\u0000${r.key}\u0000${r.write_ts}`;
-}
+/** The identity of an entry (shared/ids/entry-identity.ts). */
+const identity = (r: UsercacheRecord) => entryKey(r.user_id, r.type, r.key, r.write_ts);
 
 /**
  * One line per entry, as e-mission writes them, with the broker's acknowledgement as the store's write result, all
