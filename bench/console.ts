@@ -229,6 +229,11 @@ export async function benchConsole(config: Config, participants: number): Promis
         ready: (p) => p.getByTestId('participant-row').first().waitFor(),
       },
       {
+        page: 'radar (every rule)',
+        path: '/admin/radar.html',
+        ready: (p) => p.getByTestId('radar-row').first().waitFor(),
+      },
+      {
         page: 'a day on the map (8 trips)',
         path: `/admin/day.html?user=${userId}&date=${date}`,
         ready: (p) => p.getByTestId('trip-row').nth(7).waitFor(),
@@ -276,7 +281,11 @@ export async function benchConsole(config: Config, participants: number): Promis
       ['participants, newest push first', '/admin/api/participants'],
       ['participants, sorted by trips, page 100', '/admin/api/participants?sort=trips&dir=asc&page=100'],
       ['participants, searched', '/admin/api/participants?q=default_0042'],
+      ['radar, every rule', '/admin/api/radar'],
+      ['radar, silent for 24 h, page 10', '/admin/api/radar?rule=silent&hours=24&page=10'],
       ['a day', `/admin/api/users/${userId}/days/${date}`],
+      ['a day’s completeness', `/admin/api/users/${userId}/quality?from=${date}&to=${date}`],
+      ['14 days’ completeness', `/admin/api/users/${userId}/quality`],
       ['pipeline', '/admin/api/pipeline'],
       ['dead-letter summary', '/admin/api/dead-letters/summary'],
       ['dead letters, first 100', '/admin/api/dead-letters?limit=100'],

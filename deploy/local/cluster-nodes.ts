@@ -17,20 +17,20 @@
  * and every query runs at LOCAL_QUORUM (shared/cassandra). `clusterEnv()` is what a service needs to use it;
  * `up` also writes it to `.infra/cluster/cluster.env`.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
-import { Kafka, logLevel } from 'kafkajs';
 import { loadConfig, type Config } from '../../shared/config/index.js';
 import { repoRoot } from '../../shared/config/repo-root.js';
 import { StackError } from '../../shared/errors/index.js';
 import { registryAnswers } from '../../shared/health/index.js';
+import { withProbeAdmin } from './readiness.js';
 import { APICURIO_VERSION, launchArgs, localAddresses, servers, type ServerSpec } from './servers.js';
 import {
   formatKafkaStorage,
   install,
   isAlive,
+  launchDetached,
   newKafkaClusterId,
   tail,
   terminate,
@@ -73,21 +73,14 @@ export interface ClusterNode {
   address: string;
 }
 
+/** One node of `kind` on each host, node i on the i-th, all at the kind's standard port. */
+function onEveryHost(kind: 'kafka' | 'cassandra', port: number): ClusterNode[] {
+  return HOSTS.map((host, i) => ({ kind, index: i + 1, name: `${kind}-${i + 1}`, host, address: `${host}:${port}` }));
+}
+
 export const clusterNodes: readonly ClusterNode[] = [
-  ...HOSTS.map((host, i) => ({
-    kind: 'kafka' as const,
-    index: i + 1,
-    name: `kafka-${i + 1}`,
-    host,
-    address: `${host}:${KAFKA_PORT}`,
-  })),
-  ...HOSTS.map((host, i) => ({
-    kind: 'cassandra' as const,
-    index: i + 1,
-    name: `cassandra-${i + 1}`,
-    host,
-    address: `${host}:${CASSANDRA_PORT}`,
-  })),
+  ...onEveryHost('kafka', KAFKA_PORT),
+  ...onEveryHost('cassandra', CASSANDRA_PORT),
   {
     kind: 'registry',
     index: 1,
@@ -153,9 +146,13 @@ export function nodeLog(ctx: ClusterContext, node: ClusterNode): string {
   return join(nodeHome(ctx, node), 'server.log');
 }
 
+function nodePidFile(ctx: ClusterContext, node: ClusterNode): string {
+  return join(nodeHome(ctx, node), 'server.pid');
+}
+
 /** The node's pid while its process lives, else undefined. */
 export function nodePid(ctx: ClusterContext, node: ClusterNode): number | undefined {
-  const file = join(nodeHome(ctx, node), 'server.pid');
+  const file = nodePidFile(ctx, node);
   if (!existsSync(file)) return undefined;
   const pid = Number(readFileSync(file, 'utf8').trim());
   return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : undefined;
@@ -275,17 +272,12 @@ export function launchNode(ctx: ClusterContext, node: ClusterNode): number {
     cassandra: { host: node.host, port: CASSANDRA_PORT, storagePort: CASSANDRA_STORAGE_PORT },
     registry: { host: REGISTRY_HOST, port: REGISTRY_PORT },
   };
-  const out = openSync(nodeLog(ctx, node), 'a');
-  const child = spawn(ctx.java, launchArgs(specOf(node.kind), home, addresses, jvmOptions), {
-    cwd: home,
-    detached: true,
-    stdio: ['ignore', out, out],
-    env: { ...process.env, MALLOC_ARENA_MAX: '4' },
+  return launchDetached(ctx.java, launchArgs(specOf(node.kind), home, addresses, jvmOptions), {
+    name: node.name,
+    home,
+    log: nodeLog(ctx, node),
+    pidFile: nodePidFile(ctx, node),
   });
-  child.unref();
-  if (child.pid === undefined) throw new StackError(`${node.name} did not start`);
-  writeFileSync(join(home, 'server.pid'), String(child.pid));
-  return child.pid;
 }
 
 export function portOpen(host: string, port: number): Promise<boolean> {
@@ -308,21 +300,13 @@ export async function registeredBrokers(bootstrap: readonly string[]): Promise<n
 
 /** The registered (unfenced) brokers as `bootstrap` describes them, without retries; undefined when it does not answer. */
 async function describeBrokers(bootstrap: readonly string[]): Promise<{ nodeId: number }[] | undefined> {
-  const admin = new Kafka({
-    clientId: 'itinera-cluster-probe',
-    brokers: [...bootstrap],
-    connectionTimeout: 1000,
-    requestTimeout: 3000,
-    retry: { retries: 0 },
-    logLevel: logLevel.NOTHING,
-  }).admin();
   try {
-    await admin.connect();
-    return (await admin.describeCluster()).brokers;
+    return await withProbeAdmin(
+      { clientId: 'itinera-cluster-probe', brokers: bootstrap, requestTimeout: 3000 },
+      async (admin) => (await admin.describeCluster()).brokers,
+    );
   } catch {
     return undefined;
-  } finally {
-    await admin.disconnect().catch(() => undefined);
   }
 }
 
@@ -383,7 +367,7 @@ export async function killNode(ctx: ClusterContext, node: ClusterNode): Promise<
 export async function stopNode(ctx: ClusterContext, node: ClusterNode, graceMs = 30_000): Promise<number | undefined> {
   const pid = nodePid(ctx, node);
   if (pid !== undefined) await terminate(pid, graceMs);
-  rmSync(join(nodeHome(ctx, node), 'server.pid'), { force: true });
+  rmSync(nodePidFile(ctx, node), { force: true });
   return pid;
 }
 

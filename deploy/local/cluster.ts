@@ -3,11 +3,11 @@
  * heaps are in cluster-nodes.ts). `up` starts what is stopped and provisions with replication 3; `clusterEnv()` is
  * what a service needs to use it, also written to `.infra/cluster/cluster.env`.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { StackError } from '../../shared/errors/index.js';
 import { provision } from '../provision/provision.js';
-import { say, tail } from './server-process.js';
+import { residentMemoryMb, say, tail } from './server-process.js';
 import {
   checkFree,
   installServers,
@@ -94,22 +94,13 @@ export async function clusterDown(ctx: ClusterContext, wipe: boolean): Promise<v
   }
 }
 
-function residentMb(pid: number): number | undefined {
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Math.round(Number(match[1]) / 1024) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 export async function clusterStatus(ctx: ClusterContext): Promise<boolean> {
   let allReady = true;
   for (const node of clusterNodes) {
     const pid = nodePid(ctx, node);
     const ready = pid !== undefined && (await nodeAnswers(node));
     allReady &&= ready;
-    const rss = pid === undefined ? undefined : residentMb(pid);
+    const rss = pid === undefined ? undefined : residentMemoryMb(pid);
     const where = node.kind === 'registry' ? node.address.replace(/\/apis.*$/, '') : node.address;
     process.stdout.write(
       `${node.name.padEnd(12)} ${ready ? 'ready' : 'down '}  ${where.padEnd(22)} pid ${pid ?? '-'}  rss ${rss === undefined ? '-' : `${rss} MB`}\n`,

@@ -1,4 +1,4 @@
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { createCassandraClient } from '../../shared/cassandra/index.js';
 import type { Config } from '../../shared/config/index.js';
 import { cassandraAnswers, kafkaAnswers, registryAnswers } from '../../shared/health/index.js';
@@ -20,18 +20,32 @@ export async function probe(name: ServerSpec['name'], config: Config): Promise<b
   }
 }
 
-async function probeKafka(config: Config): Promise<boolean> {
+function probeKafka(config: Config): Promise<boolean> {
+  return withProbeAdmin(
+    { clientId: 'itinera-probe', brokers: config.kafka.brokers, requestTimeout: 2000 },
+    kafkaAnswers,
+  );
+}
+
+/**
+ * Runs `use` with a throwaway Kafka admin client, disconnected after whatever `use` did. Short timeouts, no retries
+ * and no logging: a probe wants a quick yes or no, and whoever waits for a server asks again.
+ */
+export async function withProbeAdmin<T>(
+  probe: { clientId: string; brokers: readonly string[]; requestTimeout: number },
+  use: (admin: Admin) => Promise<T>,
+): Promise<T> {
   const admin = new Kafka({
-    clientId: 'itinera-probe',
-    brokers: [...config.kafka.brokers],
+    clientId: probe.clientId,
+    brokers: [...probe.brokers],
     connectionTimeout: 1000,
-    requestTimeout: 2000,
+    requestTimeout: probe.requestTimeout,
     retry: { retries: 0 },
     logLevel: logLevel.NOTHING,
   }).admin();
   try {
     await admin.connect();
-    return await kafkaAnswers(admin);
+    return await use(admin);
   } finally {
     await admin.disconnect().catch(() => undefined);
   }

@@ -69,6 +69,16 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/** The process's resident memory (VmRSS) in MB; undefined once it is gone. */
+export function residentMemoryMb(pid: number): number | undefined {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Math.round(Number(match[1]) / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function tail(file: string, lines = 40): string {
   if (!existsSync(file)) return '(no log yet)';
   return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
@@ -175,17 +185,38 @@ function configure(ctx: StackContext, spec: ServerSpec): string[] {
 export function launch(ctx: StackContext, spec: ServerSpec): number {
   const home = join(ctx.infraDir, spec.dir);
   const jvmOptions = configure(ctx, spec);
-  const out = openSync(logFile(ctx, spec), 'a');
-  const child = spawn(ctx.java, launchArgs({ ...spec, heap: ctx.heap ?? spec.heap }, home, ctx.addresses, jvmOptions), {
-    cwd: home,
+  return launchDetached(
+    ctx.java,
+    launchArgs({ ...spec, heap: ctx.heap ?? spec.heap }, home, ctx.addresses, jvmOptions),
+    {
+      name: spec.name,
+      home,
+      log: logFile(ctx, spec),
+      pidFile: pidFile(ctx, spec),
+    },
+  );
+}
+
+/**
+ * Runs `java args` in the server's `home`, detached so that it outlives this process, its output appended to `log`;
+ * writes its pid to `pidFile` and returns it. Shared by the single-node stack and the cluster's nodes.
+ */
+export function launchDetached(
+  java: string,
+  args: string[],
+  server: { name: string; home: string; log: string; pidFile: string },
+): number {
+  const out = openSync(server.log, 'a');
+  const child = spawn(java, args, {
+    cwd: server.home,
     detached: true,
     stdio: ['ignore', out, out],
     // Fewer glibc malloc arenas keep Cassandra's resident memory near its heap plus off-heap budget.
     env: { ...process.env, MALLOC_ARENA_MAX: '4' },
   });
   child.unref();
-  if (child.pid === undefined) throw new StackError(`${spec.name} did not start`);
-  writeFileSync(pidFile(ctx, spec), String(child.pid));
+  if (child.pid === undefined) throw new StackError(`${server.name} did not start`);
+  writeFileSync(server.pidFile, String(child.pid));
   return child.pid;
 }
 

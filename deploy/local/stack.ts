@@ -30,6 +30,7 @@ import {
   isAlive,
   logFile,
   readPid,
+  residentMemoryMb,
   say,
   startServer,
   stopServer,
@@ -93,15 +94,6 @@ async function down(ctx: StackContext, wipe: boolean): Promise<void> {
       rmSync(join(ctx.infraDir, spec.dir, 'cluster-id'), { force: true });
       say(ctx, `${spec.name} data wiped`);
     }
-  }
-}
-
-function residentMemoryMb(pid: number): number | undefined {
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Math.round(Number(match[1]) / 1024) : undefined;
-  } catch {
-    return undefined;
   }
 }
 

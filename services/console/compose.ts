@@ -8,16 +8,10 @@ import { createSafeProducer } from '../../shared/kafka/index.js';
 import { createLogger } from '../../shared/logger/index.js';
 import { createAvroCodec, createSchemaRegistry } from '../../shared/schema-registry/index.js';
 import {
-  createCompositeEntriesTable,
   createConsoleTokensTable,
-  createLabelTripMetricsTable,
-  createParticipantActivityTable,
-  createProfilesTable,
-  createProgramConfigsTable,
-  createSectionMetricsTable,
   createTripBuilderStateTable,
-  createTripLabelCountsTable,
   createUsersTable,
+  openTables,
 } from '../../shared/tables/index.js';
 import { createErrorTimeseries, createTimeseriesReader } from '../../shared/timeseries/index.js';
 import { converterOperatorActions } from '../converter/operator-actions.js';
@@ -29,12 +23,15 @@ import { composeTripBuilderStores } from '../trip-builder/compose.js';
 import { createDiaryPublisher } from '../trip-builder/diary-publisher.js';
 import { tripBuilderOperatorActions } from '../trip-builder/operator-actions.js';
 import { createLetterReplays } from './actions/replay-letters.js';
+import { composeAlerts } from './alerts/compose-alerts.js';
 import { createUserResets } from './actions/reset-users.js';
 import { parseSinceOrThrow, topicReplayLines } from './actions/topic-replay-lines.js';
 import { consoleRoutes } from './api/console-routes.js';
 import { createConsoleAuth } from './auth/index.js';
 import { createDeadLetterView } from './dead-letters/dead-letter-view.js';
 import { createDayReader } from './day/day-reader.js';
+import { createDayQualityReader } from '../../shared/quality/day-quality.js';
+import { MAX_QUALITY_DAYS } from './quality/quality-schemas.js';
 import { createJobRegistry } from './jobs/job-registry.js';
 import { createParticipantIndex } from './participants/participant-index.js';
 import { createBehindUsersTracker } from './pipeline/behind-users.js';
@@ -75,13 +72,11 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
   const admin = kafka.admin();
   const prefix = config.kafka.topicPrefix;
   const errors = createErrorTimeseries(cql);
-  const activity = createParticipantActivityTable(cql);
+  const tables = openTables(cql);
   const users = createUsersTable(cql);
-  const labelCounts = createTripLabelCountsTable(cql);
-  const profiles = createProfilesTable(cql);
   const tokensTable = createConsoleTokensTable(cql);
   const listed = new Set(config.webserver.tokenList);
-  const programManager = createProgramManager(createProgramConfigsTable(cql), {
+  const programManager = createProgramManager(tables.programConfigs, {
     participants: createProgramParticipants(users, async (t) => listed.has(t) || (await tokensTable.isIssued(t))),
   });
   const programOf = (token: string) => cohortOf(token).program;
@@ -92,13 +87,14 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
   const deadLetters = createDeadLetterView({ errors, tokenOf });
   const index = createParticipantIndex({
     users: () => users.all({ pageSize: 5000 }),
-    activity: () => activity.all(),
+    activity: () => tables.activity.all(),
     errorsByUser: () => deadLetters.byUser(),
-    profile: (id) => profiles.get(id),
+    profile: (id) => tables.profiles.get(id),
     programOf,
     logger,
     refreshSeconds: config.console.participantsRefreshSeconds,
   });
+  const alerts = composeAlerts({ config, cql, participants: index, logger });
   const participantScope = createParticipantScope({
     indexed: (id) => index.get(id),
     async lookup(id) {
@@ -137,7 +133,7 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
   };
   const summary = createSummaryCache(
     createProgramSummary(
-      { labelTrips: createLabelTripMetricsTable(cql), sections: createSectionMetricsTable(cql) },
+      { labelTrips: tables.labelMetrics, sections: tables.sectionMetrics },
       { maxRows: SUMMARY_MAX_ROWS },
     ),
   );
@@ -147,9 +143,10 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
     participants: index,
     scope: participantScope,
     programOfToken: programOf,
+    quality: createDayQualityReader(tables, { maxDays: MAX_QUALITY_DAYS }),
     days: createDayReader({
-      composites: createCompositeEntriesTable(cql),
-      labelCounts,
+      composites: tables.compositeEntries,
+      labelCounts: tables.labelCounts,
       timeseries: createTimeseriesReader(cql),
     }),
     pipeline: (scope) => pipeline.answer(scope),
@@ -168,6 +165,7 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
     programs: programManager,
     jobs: createJobRegistry(logger),
     audit,
+    alerts: alerts.log,
   });
 
   return {
@@ -180,12 +178,14 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
       await Promise.all([producer.connect(), admin.connect()]);
       await index.start();
       monitor.start();
+      alerts.start();
       // The first resume-point scan now, so the pipeline page's first answer already lists who is behind.
       pipeline.refresh();
     },
     refreshParticipants: () => index.refresh(),
     async close() {
       index.stop();
+      await alerts.stop();
       await monitor.stop();
       await Promise.all([producer.disconnect(), admin.disconnect()]);
     },

@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_ENTRIES } from './web-bundle.js';
-import { consoleAssets, serveConsoleFiles } from './web-files.js';
+import { composePage, consoleAssets, consoleWebDir, serveConsoleFiles } from './web-files.js';
 
 /** serveConsoleFiles on a real socket; raw requests so that `..` reaches the server as sent (fetch normalises it). */
 
@@ -84,6 +86,14 @@ describe('serveConsoleFiles', () => {
       ]);
       expect(res.body, page).toMatch(/href="console\.css\?v=[\w-]{16}"/);
       expect(res.body, page).not.toContain('modulepreload');
+      // Composed from the layout: one document, every slot filled.
+      expect(res.body.match(/<!doctype html>|<head>|<body>|<main\b/g), page).toEqual([
+        '<!doctype html>',
+        '<head>',
+        '<body>',
+        '<main',
+      ]);
+      expect(res.body, page).not.toMatch(/\{\{|data-slot|<!--/);
     }
   });
 
@@ -121,15 +131,9 @@ describe('serveConsoleFiles', () => {
   });
 
   it('serves nothing else of those packages', async () => {
-    for (const path of [
-      '/admin/vendor/leaflet/leaflet.js',
-      '/admin/vendor/leaflet/leaflet.js.map',
-      '/admin/vendor/leaflet/leaflet-src.js',
-      '/admin/vendor/leaflet/package.json',
-      '/admin/vendor/chart.js/chart.js',
-      '/admin/vendor/chart.js/chart.umd.js',
-      '/admin/vendor/koa/package.json',
-    ]) {
+    const leaflet = ['leaflet.js', 'leaflet.js.map', 'leaflet-src.js', 'package.json'].map((f) => `leaflet/${f}`);
+    for (const file of [...leaflet, 'chart.js/chart.js', 'chart.js/chart.umd.js', 'koa/package.json']) {
+      const path = `/admin/vendor/${file}`;
       expect((await get(path)).status, path).toBe(404);
     }
   });
@@ -155,6 +159,13 @@ describe('serveConsoleFiles', () => {
     }
   });
 
+  it('serves no HTML but the composed pages: neither the layout nor a page as written', async () => {
+    expect((await get('/admin/layout.html')).status).toBe(404);
+    const day = await get('/admin/day.html');
+    expect(day.body).toContain('<title>Day · Itinera console</title>');
+    expect(day.body).toMatch(/<script src="js\/early\.js\?v=[\w-]{16}" data-api="users\/\{user\}\/days\/\{date\}">/);
+  });
+
   it('answers 404 for an unknown file and lets other /admin/ routes through', async () => {
     expect((await get('/admin/nothing-here.html')).status).toBe(404);
     expect((await get('/admin/js/nothing.js')).status).toBe(404);
@@ -163,5 +174,46 @@ describe('serveConsoleFiles', () => {
     expect(api.status).toBe(200);
     expect(JSON.parse(api.body)).toEqual({ reached: 'api' });
     expect((await get('/admin/index.html', 'POST')).status).toBe(404);
+  });
+});
+
+describe('composePage', () => {
+  const layout = readFileSync(join(consoleWebDir, 'layout.html'), 'utf8');
+  const page = [
+    '<template data-slot="title">Sample</template>',
+    '<template data-slot="api">sample?x={x=1}</template>',
+    '<template data-slot="head"><script type="module" src="js/sample.js"></script></template>',
+    '<main>',
+    '  <h1>Sample</h1>',
+    '</main>',
+  ].join('\n');
+
+  it("puts the page's own title, early reads, script and body into the one frame of the layout", () => {
+    const html = composePage(layout, page, 'sample.html');
+    expect(html.match(/<head>/g)).toHaveLength(1);
+    expect(html.match(/<title>[^<]*<\/title>/g)).toEqual(['<title>Sample · Itinera console</title>']);
+    expect([...html.matchAll(/<script[^>]*>/g)].map((m) => m[0])).toEqual([
+      '<script src="js/early.js" data-api="sample?x={x=1}">',
+      '<script type="module" src="js/sample.js">',
+    ]);
+    // The body is indented where its slot stands, so the page served reads as one document.
+    expect(html).toContain('<body>\n    <main>\n      <h1>Sample</h1>\n    </main>\n  </body>');
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+  });
+
+  it('fills a slot with nothing from an empty template', () => {
+    const html = composePage(layout, page.replace('sample?x={x=1}', ''), 'sample.html');
+    expect(html).toContain('<script src="js/early.js" data-api=""></script>');
+  });
+
+  it('refuses, at load, a page that leaves a slot unfilled, fills one twice or fills one the layout lacks', () => {
+    const withoutTitle = page.replace(/^.*"title".*\n/, '');
+    expect(() => composePage(layout, withoutTitle, 'sample.html')).toThrow(/sample\.html does not fill the slot title/);
+    const withoutBody = page.replace(/<main>[\s\S]*/, '');
+    expect(() => composePage(layout, withoutBody, 'sample.html')).toThrow(/does not fill the slot body/);
+    const twice = `${page}\n<template data-slot="title">Again</template>`;
+    expect(() => composePage(layout, twice, 'sample.html')).toThrow(/fills the slot title twice/);
+    const unknown = `<template data-slot="footer">x</template>\n${page}`;
+    expect(() => composePage(layout, unknown, 'sample.html')).toThrow(/fills footer, which layout\.html does not have/);
   });
 });

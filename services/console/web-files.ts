@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type Koa from 'koa';
 import serve from 'koa-static';
 import { repoRoot } from '../../shared/config/repo-root.js';
-import { NotFoundError } from '../../shared/errors/index.js';
+import { ConfigError, NotFoundError } from '../../shared/errors/index.js';
 import { contentHash, loadWebBundles } from './web-bundle.js';
 
 /**
@@ -11,6 +11,9 @@ import { contentHash, loadWebBundles } from './web-bundle.js';
  * (Leaflet's stylesheet and its images) under /admin/vendor/. The HTML, CSS and vendor files are read from the source
  * tree and node_modules at the repository root: tsc copies no HTML, CSS or browser JS into dist/, so the compiled
  * service finds them there too. Each page's script, js/<page>.js, is served as one bundle (web-bundle.ts).
+ *
+ * Each page file holds only what is its own (title, early API reads, entry script, body); web/layout.html holds the
+ * frame they share, and composePage puts the two together once, at load.
  *
  * The pages, the bundles and every file a page names are held in memory (consoleAssets, loaded once). A page names
  * its assets with a content version (`console.css?v=<hash>`), so those are cached for a year and not asked again
@@ -85,12 +88,68 @@ async function versionAssets(html: string, files: Map<string, InMemoryFile>): Pr
   });
 }
 
+const LAYOUT = 'layout.html';
+const SLOT = /\{\{([\w-]+)\}\}/g;
+const SLOT_VALUE = /<template data-slot="([\w-]+)">([\s\S]*?)<\/template>/g;
+/** The layout's comments are for whoever edits it, not for the browser. */
+const COMMENT = /<!--[\s\S]*?-->\n?/g;
+
+/** The text without its surrounding blank lines and without the indentation all its lines share. */
+function dedent(text: string): string {
+  const lines = text.replace(/^\s*\n|\s+$/g, '').split('\n');
+  const shared = Math.min(...lines.filter((l) => l.trim() !== '').map((l) => /^ */.exec(l)![0].length));
+  return lines.map((l) => l.slice(shared)).join('\n');
+}
+
+/**
+ * A page as served: the layout with each `{{slot}}` filled from the page file, whose `<template data-slot="name">`
+ * elements fill the named slots and whose rest fills `{{body}}`; a value spanning lines is indented where its slot
+ * stands. A slot left unfilled (an empty template fills it with nothing) or one the layout does not have stops the
+ * console at start: a page without its script or its title would otherwise be served.
+ */
+export function composePage(layout: string, page: string, pageName: string): string {
+  const values = new Map<string, string>();
+  const fill = (slot: string, value: string): void => {
+    if (values.has(slot)) throw new ConfigError(`console page ${pageName} fills the slot ${slot} twice`);
+    values.set(slot, dedent(value));
+  };
+  const rest = page.replace(SLOT_VALUE, (_, slot: string, value: string) => {
+    fill(slot, value);
+    return '';
+  });
+  if (rest.trim() !== '') fill('body', rest);
+
+  const filled = new Set<string>();
+  const html = layout
+    .replace(COMMENT, '')
+    .split('\n')
+    .map((line) => {
+      const indent = /^ */.exec(line)![0];
+      return line.replace(SLOT, (_, slot: string) => {
+        const value = values.get(slot);
+        if (value === undefined) throw new ConfigError(`console page ${pageName} does not fill the slot ${slot}`);
+        filled.add(slot);
+        return value
+          .split('\n')
+          .map((l, i) => (i === 0 || l === '' ? l : indent + l))
+          .join('\n');
+      });
+    })
+    .join('\n');
+  const unknown = [...values.keys()].filter((slot) => !filled.has(slot));
+  if (unknown.length > 0)
+    throw new ConfigError(`console page ${pageName} fills ${unknown.join(', ')}, which ${LAYOUT} does not have`);
+  return html;
+}
+
 async function loadConsoleAssets(): Promise<ConsoleAssets> {
   const files = new Map<string, InMemoryFile>();
   for (const b of await loadWebBundles()) files.set(b.path, { body: b.code, type: TYPES['js']!, etag: b.hash });
+  const layout = await readFile(join(consoleWebDir, LAYOUT), 'utf8');
   const pages = new Map<string, InMemoryFile>();
-  for (const name of (await readdir(consoleWebDir)).filter((n) => n.endsWith('.html'))) {
-    const html = await versionAssets(await readFile(join(consoleWebDir, name), 'utf8'), files);
+  for (const name of (await readdir(consoleWebDir)).filter((n) => n.endsWith('.html') && n !== LAYOUT)) {
+    const page = composePage(layout, await readFile(join(consoleWebDir, name), 'utf8'), name);
+    const html = await versionAssets(page, files);
     const body = Buffer.from(html);
     pages.set(name, { body, type: 'text/html; charset=utf-8', etag: contentHash(body) });
   }
@@ -176,6 +235,8 @@ export function serveConsoleFiles(): Koa.Middleware {
     const assets = await consoleAssets();
     const page = assets.pages.get(rel === '' ? 'index.html' : rel);
     if (page) return answer(ctx, page, 'no-cache');
+    // HTML is served composed or not at all: the layout and a page's source are no pages.
+    if (rel.endsWith('.html')) return next();
     const file = assets.files.get(rel);
     // Asked for with its current version: a year. Without (an old page, or by hand): the browser checks its ETag.
     if (file) return answer(ctx, file, ctx.query['v'] === file.etag ? YEAR : 'no-cache');

@@ -1,14 +1,17 @@
 import type { Producer } from 'kafkajs';
 import type { Cql } from '../../shared/cassandra/index.js';
-import { topicName } from '../../shared/events/index.js';
-import { createUserErasure, type UserErasure } from '../deletion/user-erasure.js';
-import { createDeletedUsersTable, createParticipantActivityTable } from '../../shared/tables/index.js';
+import { erasureOnTopics, type UserErasure } from '../deletion/user-erasure.js';
+import {
+  createDeletedUsersTable,
+  createParticipantActivityTable,
+  createParticipantDaysTable,
+} from '../../shared/tables/index.js';
 import { createErrorTimeseries } from '../../shared/timeseries/index.js';
 import type { ConverterDeps } from './handler.js';
 import { createTimeseriesWriter } from './store/cassandra-timeseries-writer.js';
 
 /** What the converter writes in Cassandra, and how it erases a user deleted while it wrote. */
-export type ConverterStores = Pick<ConverterDeps, 'timeseries' | 'errors' | 'deletedUsers' | 'activity'> & {
+export type ConverterStores = Pick<ConverterDeps, 'timeseries' | 'errors' | 'deletedUsers' | 'activity' | 'days'> & {
   erasure?: (producer: Producer) => UserErasure;
 };
 
@@ -18,15 +21,11 @@ export type ConverterStores = Pick<ConverterDeps, 'timeseries' | 'errors' | 'del
  */
 export function composeConverterStores(cql: Cql, topicPrefix?: string): ConverterStores {
   return {
-    ...(topicPrefix === undefined
-      ? {}
-      : {
-          erasure: (producer: Producer) =>
-            createUserErasure({ cql, producer, diaryTopic: topicName(topicPrefix, 'diary') }),
-        }),
+    ...erasureOnTopics(cql, topicPrefix),
     timeseries: createTimeseriesWriter(cql),
     errors: createErrorTimeseries(cql),
     deletedUsers: createDeletedUsersTable(cql),
     activity: createParticipantActivityTable(cql),
+    days: createParticipantDaysTable(cql),
   };
 }

@@ -5,9 +5,10 @@ import { topicName, toTimeseriesRecord, type UsercacheEntry, type UsercacheRecor
 import { sendSeparatingRefusals, type BatchHandler } from '../../shared/kafka/index.js';
 import type { Logger } from '../../shared/logger/index.js';
 import { valueSubject, type AvroCodec } from '../../shared/schema-registry/index.js';
-import type { DeletedUsersTable, ParticipantActivityTable } from '../../shared/tables/index.js';
+import type { DeletedUsersTable, ParticipantActivityTable, ParticipantDaysTable } from '../../shared/tables/index.js';
 import { storeDeadLetter, type DeadLetter, type ErrorTimeseries } from '../../shared/timeseries/index.js';
 import { convertEntry, type Conversion } from './domain/convert-entry.js';
+import { daySensing } from './domain/day-sensing.js';
 import { pushActivity } from './domain/push-activity.js';
 import { sensingActivity } from './domain/sensing-activity.js';
 import {
@@ -48,6 +49,8 @@ export interface ConverterDeps {
   eraseDeleted?: (userId: string) => Promise<unknown>;
   /** Where each user's first and last push and platform are kept for the operators' console. */
   activity?: Pick<ParticipantActivityTable, 'record'>;
+  /** Where what each phone sensed is added to its local day, for the day's completeness score. */
+  days?: Pick<ParticipantDaysTable, 'record'>;
 }
 
 const describe = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -139,6 +142,15 @@ async function recordDeadLetters(deps: ConverterDeps, topic: string, letters: re
     });
 }
 
+/**
+ * Waits for every write to settle before the first failure is thrown, so a batch retried after it never runs beside
+ * a write of its failed attempt (one landing after the erasure of a user deleted meanwhile, say).
+ */
+async function allOrFirstFailure(writes: ReadonlyArray<Promise<void> | undefined>): Promise<void> {
+  const failed = (await Promise.allSettled(writes)).find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
 const entriesOf = (batch: SortedBatch) => batch.converted.map((c) => c.entry);
 
 /**
@@ -187,7 +199,10 @@ export function createBatchHandler(deps: ConverterDeps): BatchHandler {
 
     await recordDeadLetters(deps, errorTopic, sorted.deadLetters);
     for (const r of replaysToClear(sorted)) await deps.errors.remove(r.user_id, r.key, r.write_ts, r.type);
-    await deps.activity?.record(pushActivity(messages), sensingActivity(entriesOf(sorted)));
+    await allOrFirstFailure([
+      deps.activity?.record(pushActivity(messages), sensingActivity(entriesOf(sorted))),
+      deps.days?.record(daySensing(sorted.converted, source().now)),
+    ]);
     await eraseUsersDeletedMeanwhile(deps, messages);
     const last = batch.messages[batch.messages.length - 1] as KafkaMessage;
     return {

@@ -1,18 +1,12 @@
 import type { Producer } from 'kafkajs';
 import pLimit from 'p-limit';
 import type { Cql, Statement } from '../../shared/cassandra/index.js';
-import { diaryDocumentKey } from '../../shared/events/index.js';
+import { diaryDocumentKey, topicName } from '../../shared/events/index.js';
 import {
-  createCompositeEntriesTable,
-  createDiaryDaysTable,
-  createLabelTripMetricsTable,
-  createParticipantActivityTable,
-  createPipelineStateTable,
-  createSectionMetricsTable,
-  createTripLabelCountsTable,
   createTripBuilderStateTable,
   createTripsTable,
-  createUsercacheDocumentsTable,
+  openTables,
+  type Tables,
   removeCustomLabels,
   removeProfile,
 } from '../../shared/tables/index.js';
@@ -39,6 +33,17 @@ export type UserErasure = (userId: string, hints?: { localDates?: readonly strin
 /** Deletes run at once: a user with years of data has thousands of partitions. */
 const DELETES_AT_ONCE = 16;
 
+/** The shared tables keyed by user first: one partition delete each removes everything of the user. */
+const WHOLE_USER_PARTITIONS = [
+  'compositeEntries',
+  'diaryDays',
+  'labelCounts',
+  'pipelineState',
+  'activity',
+  'participantDays',
+  'usercacheDocuments',
+] as const satisfies ReadonlyArray<keyof Tables>;
+
 const isoDate = (day: number) => new Date(day * 86_400_000).toISOString().slice(0, 10);
 
 /**
@@ -52,10 +57,7 @@ export function createUserErasure(deps: { cql: Cql; producer: Producer; diaryTop
   const timeseries = createTimeseriesEraser(cql);
   const trips = createTripsTable(cql);
   const tripBuilderState = createTripBuilderStateTable(cql);
-  const documents = createUsercacheDocumentsTable(cql);
-  const sectionMetrics = createSectionMetricsTable(cql);
-  const labelMetrics = createLabelTripMetricsTable(cql);
-  const labelCounts = createTripLabelCountsTable(cql);
+  const tables = openTables(cql);
   const limit = pLimit(DELETES_AT_ONCE);
   // The producer may be shared with puts that connect it lazily: connect once, again after a disconnect.
   const ready = once(() => deps.producer.connect());
@@ -72,7 +74,7 @@ export function createUserErasure(deps: { cql: Cql; producer: Producer; diaryTop
     for (const t of tripList) for (let d = dayOf(t.startTs); d <= dayOf(t.endTs); d += 1) utcDays.add(d);
     const localDates = new Set([
       ...tripList.map((t) => t.localDate),
-      ...(await labelCounts.dates(userId)),
+      ...(await tables.labelCounts.dates(userId)),
       ...(hints.localDates ?? []),
     ]);
     for (const date of hints.localDates ?? []) {
@@ -80,22 +82,17 @@ export function createUserErasure(deps: { cql: Cql; producer: Producer; diaryTop
       if (Number.isFinite(day)) for (const near of [day - 1, day, day + 1]) utcDays.add(near);
     }
     for (const d of utcDays) for (const near of [d - 1, d, d + 1]) localDates.add(isoDate(near));
-    const documentKeys = await documents.keys(userId);
+    const documentKeys = await tables.usercacheDocuments.keys(userId);
 
     // Derived data first, raw data last: a deletion interrupted halfway can be run again, and finds its days.
     await run([
-      ...[...utcDays].map((d) => sectionMetrics.removeUserDay(userId, d)),
-      ...[...localDates].map((d) => labelMetrics.removeUserDate(userId, d)),
+      ...[...utcDays].map((d) => tables.sectionMetrics.removeUserDay(userId, d)),
+      ...[...localDates].map((d) => tables.labelMetrics.removeUserDate(userId, d)),
     ]);
     await trips.removeUser(userId, localDates);
     await tripBuilderState.removeUser(userId);
     await Promise.all([
-      createCompositeEntriesTable(cql).removeUser(userId),
-      createDiaryDaysTable(cql).removeUser(userId),
-      labelCounts.removeUser(userId),
-      createPipelineStateTable(cql).removeUser(userId),
-      createParticipantActivityTable(cql).removeUser(userId),
-      documents.removeUser(userId),
+      ...WHOLE_USER_PARTITIONS.map((name) => tables[name].removeUser(userId)),
       createErrorTimeseries(cql).removeUser(userId),
       removeProfile(cql, userId),
       removeCustomLabels(cql, userId),
@@ -116,4 +113,16 @@ export function createUserErasure(deps: { cql: Cql; producer: Producer; diaryTop
       documents: documentKeys.length,
     };
   };
+}
+
+/**
+ * A worker's way to erase a user deleted while it worked (`erasure` in its stores), where it knows the topics' prefix:
+ * the erasure tombstones the user's diary documents on the diary topic.
+ */
+export function erasureOnTopics(
+  cql: Cql,
+  topicPrefix: string | undefined,
+): { erasure?: (producer: Producer) => UserErasure } {
+  if (topicPrefix === undefined) return {};
+  return { erasure: (producer) => createUserErasure({ cql, producer, diaryTopic: topicName(topicPrefix, 'diary') }) };
 }

@@ -12,6 +12,7 @@ const endless: ExportSources = {
   async *compositeTrips() {
     for (let i = 0; ; i++) yield { _id: { $oid: `t${i}` }, data: { start_ts: i, end_ts: i + 1 } };
   },
+  dayQuality: async () => [],
 };
 
 const request: ExportRequest = { format: 'geojson', userId: 'u', range: { fromTs: 0, toTs: 1 } };

@@ -3,6 +3,8 @@ import { exportUser, type ExportRequest } from './export-user.js';
 import { keyedUserId } from './keyed-user-id.js';
 import type { ExportSources } from './sources.js';
 import type { CompositeTrip } from './domain/composite-trip.js';
+import type { DayQuality } from '../../shared/quality/day-quality.js';
+import { parse } from 'fast-csv';
 
 const USER = '88efca95-6320-42bc-94d4-7e53a600fe0c';
 const home = { lat: 37.39, lon: -122.08 };
@@ -17,9 +19,29 @@ const trips: CompositeTrip[] = Array.from({ length: 4 }, (_, i) => {
   return {
     _id: { $oid: `t${i}` },
     user_id: { $uuid: USER.replace(/-/g, '') },
-    data: { start_ts: i * 100, end_ts: i * 100 + 2, start_loc: point(from), end_loc: point(to), locations },
+    data: {
+      start_ts: i * 100,
+      end_ts: i * 100 + 2,
+      start_fmt_time: `1970-01-01T00:0${i}:00+00:00`,
+      start_loc: point(from),
+      end_loc: point(to),
+      locations,
+    },
   } as CompositeTrip;
 });
+
+const epochDay: DayQuality = {
+  localDate: '1970-01-01',
+  score: 0.75,
+  considered: 96,
+  quarters: { located: 4, at_place: 68, tracking_off: 24, no_locations: 0, no_data: 0 },
+  hoursWithLocations: 1,
+  gaps: [{ from: '18:00', to: '24:00', reason: 'tracking_off' }],
+  strip: 'P'.repeat(68) + 'L'.repeat(4) + 'T'.repeat(24),
+  battery: { pct: 40, ts: 500 },
+  trips: 4,
+  labelledTrips: 1,
+};
 
 const raw = [home, away(1), work].map((p, i) =>
   JSON.stringify({
@@ -36,6 +58,9 @@ const sources: ExportSources = {
   },
   async *compositeTrips() {
     yield* trips;
+  },
+  async dayQuality(_userId, from, to) {
+    return from <= '1970-01-01' && to >= '1970-01-01' ? [epochDay] : [];
   },
 };
 
@@ -90,6 +115,36 @@ describe('exportUser', () => {
     expect(deidentified).not.toContain(USER);
     expect(await text({ format: 'sections-csv' })).toMatch(/^user_id,/);
     expect(await text({ format: 'trips-csv' })).toContain(USER);
+  });
+
+  it('writes each trip’s day score, and one row per day with its score and what makes it', async () => {
+    const rows = async (csv: string) => {
+      const out: Record<string, string>[] = [];
+      await new Promise((resolve, reject) =>
+        parse({ headers: true })
+          .on('data', (r) => out.push(r))
+          .on('end', resolve)
+          .on('error', reject)
+          .end(csv),
+      );
+      return out;
+    };
+    expect((await rows(await text({ format: 'trips-csv' }))).map((r) => r['day_score'])).toEqual([
+      '0.75',
+      '0.75',
+      '0.75',
+      '0.75',
+    ]);
+    expect(await rows(await text({ format: 'days-csv', deidentify }))).toEqual([
+      expect.objectContaining({
+        user_id: keyedUserId('s3cret', USER),
+        local_date: '1970-01-01',
+        score: '0.75',
+        tracking_off_quarters: '24',
+        gaps_json: JSON.stringify(epochDay.gaps),
+        labelled_trips: '1',
+      }),
+    ]);
   });
 
   it('writes one track per trip in GPX', async () => {

@@ -17,6 +17,8 @@ import { gpxDocument } from './domain/gpx.js';
 import { ndjsonLines } from './domain/ndjson.js';
 import { sectionsCsv } from './domain/sections-csv.js';
 import { tripsCsv } from './domain/trips-csv.js';
+import { daysCsv } from './domain/days-csv.js';
+import { shiftDate, type DayQuality } from '../../shared/quality/day-quality.js';
 import { keyedUserId } from './keyed-user-id.js';
 import type { ExportSources } from './sources.js';
 
@@ -72,8 +74,15 @@ function bodyOf(sources: ExportSources, request: ExportRequest, pseudonym: strin
       return Readable.from(geojsonFeatureCollection(trips(sources, request)));
     case 'gpx':
       return Readable.from(gpxDocument(trips(sources, request), { creator: 'Itinera' }));
-    case 'trips-csv':
-      return tripsCsv(trips(sources, request), { userId: pseudonym });
+    case 'trips-csv': {
+      const scores = new Map<string, number | null>();
+      return tripsCsv(afterDayScores(sources, request, scores, trips(sources, request)), {
+        userId: pseudonym,
+        dayScoreOf: (date) => scores.get(date),
+      });
+    }
+    case 'days-csv':
+      return daysCsv(days(sources, request), { userId: pseudonym });
     case 'sections-csv':
       return sectionsCsv(trips(sources, request), { userId: pseudonym });
   }
@@ -101,6 +110,30 @@ async function nearTestOf(
 ): Promise<NearTest> {
   const places = deidentify.places ?? (await frequentPlacesOf(sources, request.userId, request.range));
   return frequentPlaceFilter(places, deidentify.radiusM);
+}
+
+/** The UTC dates of the range's bounds, taken as the local dates whose days an export lists. */
+const rangeDates = ({ fromTs, toTs }: ExportRequest['range']) =>
+  [fromTs, toTs].map((ts) => new Date(ts * 1000).toISOString().slice(0, 10)) as [string, string];
+
+async function* days(sources: ExportSources, request: ExportRequest): AsyncGenerator<DayQuality> {
+  yield* await sources.dayQuality(request.userId, ...rangeDates(request.range));
+}
+
+/**
+ * The trips, once the scores of their local days are in `scores`: read when the first trip is asked for, a day
+ * either side of the range since a trip's local date may fall outside its UTC days.
+ */
+async function* afterDayScores(
+  sources: ExportSources,
+  request: ExportRequest,
+  scores: Map<string, number | null>,
+  trips: AsyncIterable<CompositeTrip>,
+): AsyncGenerator<CompositeTrip> {
+  const [from, to] = rangeDates(request.range);
+  for (const day of await sources.dayQuality(request.userId, shiftDate(from, -1), shiftDate(to, 1)))
+    scores.set(day.localDate, day.score);
+  yield* trips;
 }
 
 async function* trips(sources: ExportSources, request: ExportRequest): AsyncGenerator<CompositeTrip> {

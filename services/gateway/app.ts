@@ -23,6 +23,7 @@ import { usercacheRoutes } from './routes/usercache.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { programRoutes } from './routes/programs.js';
 import { joinRoutes } from './routes/join.js';
+import { publicDashboardRoutes } from './public/public-routes.js';
 import { openApiRoutes } from './api/openapi-route.js';
 import type {
   AccountDeletion,
@@ -80,6 +81,7 @@ const PHONE_ROOTS = [
   'export',
   'programs',
   'join',
+  'public',
 ];
 /** What probes, Prometheus and API tools read: no START/END lines, which are the phone calls' log. */
 const MONITORING_PATHS = new Set(['/health', '/ready', '/metrics', '/openapi.json']);
@@ -130,6 +132,13 @@ export function createApp(deps: GatewayDeps): Koa<GatewayState> {
     }),
     programRoutes({ programs: deps.programs }),
     joinRoutes({ programs: deps.programs, joinTokens: deps.joinTokens }),
+    publicDashboardRoutes({
+      programs: deps.programs,
+      cohorts: deps.cohorts,
+      diary: deps.diary,
+      users: deps.users,
+      rules: web,
+    }),
     openApiRoutes(),
   ];
 

@@ -1,7 +1,6 @@
 import type { Producer } from 'kafkajs';
 import type { Cql } from '../../shared/cassandra/index.js';
-import { topicName } from '../../shared/events/index.js';
-import { createUserErasure, type UserErasure } from '../deletion/user-erasure.js';
+import { erasureOnTopics, type UserErasure } from '../deletion/user-erasure.js';
 import { createDeletedUsersTable } from '../../shared/tables/index.js';
 import { createErrorTimeseries, createTimeseriesReader } from '../../shared/timeseries/index.js';
 import type { TripBuilderDeps } from './handler.js';
@@ -21,12 +20,7 @@ export type TripBuilderStores = Pick<
  */
 export function composeTripBuilderStores(cql: Cql, topicPrefix?: string): TripBuilderStores {
   return {
-    ...(topicPrefix === undefined
-      ? {}
-      : {
-          erasure: (producer: Producer) =>
-            createUserErasure({ cql, producer, diaryTopic: topicName(topicPrefix, 'diary') }),
-        }),
+    ...erasureOnTopics(cql, topicPrefix),
     timeseries: createTimeseriesReader(cql),
     trips: createCassandraTripStore(cql),
     documents: createUsercacheDocuments(cql),

@@ -1,18 +1,14 @@
 import { createIntakeLog } from '../../shared/logger/index.js';
 import { workerMain } from '../../shared/runtime/worker-main.js';
-import { createAvroCodec, createSchemaRegistry } from '../../shared/schema-registry/index.js';
 import { composeTripBuilderStores } from './compose.js';
 import { runTripBuilder } from './run-trip-builder.js';
 
 /** Usage: node dist/services/trip-builder/main.js [worker number]. The number names the intake_<n>-trips.log.gz file. */
-workerMain('trip-builder', ({ config, worker, logger, cql, kafka, onFatal }) =>
+workerMain('trip-builder', ({ config, worker, cql, kafka, common }) =>
   runTripBuilder(kafka, {
-    codec: createAvroCodec(createSchemaRegistry(config.schemaRegistry)),
-    ...composeTripBuilderStores(cql, config.kafka.topicPrefix),
-    topicPrefix: config.kafka.topicPrefix,
-    logger,
+    ...common,
+    ...composeTripBuilderStores(cql, common.topicPrefix),
     pipelineLog: createIntakeLog(config.log.intake, worker, 'info', 'trips'),
     now: () => Date.now() / 1000,
-    onFatal,
   }),
 );

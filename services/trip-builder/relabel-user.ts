@@ -4,11 +4,12 @@ import { type RebuildDeps, renderCompositeDay } from './rebuild-user.js';
 const CANDIDATE_WINDOW_S = 86_400;
 
 /**
- * Brings a user's composite trips up to date with labels, surveys and notes that arrived (path B), without
- * rebuilding any trip: the days showing what an input can label (the trip its start falls in and the place after
- * it, both copies) are rendered again with every stored input matched afresh. Both copies of a place (the previous trip's end place, the next trip's start
- * place) are rendered from the same match. getTrips' timeline and the phone's diary documents carry no labels, so
- * they are left as they are: a label costs one composite day's render and write. Returns the days rendered.
+ * Brings a user's composite trips up to date with labels, surveys and notes that arrived (path B), without rebuilding
+ * any trip: the days showing what an input can label (the trip its start falls in and the place after it, both copies)
+ * are rendered again with every stored input matched afresh. Both copies of a place (the previous trip's end place, the
+ * next trip's start place) are rendered from the same match. getTrips' timeline and the phone's diary documents carry
+ * no labels, so they are left as they are: a label costs one composite day's render and write. Returns the days
+ * rendered.
  */
 export async function relabelUser(
   deps: RebuildDeps,

@@ -27,42 +27,21 @@ function wrap(err: unknown, query: string): never {
  * such an error straight to the caller, and a phone's put answered 503 during a clean rolling restart.
  */
 export function createCql(client: CassandraClient) {
+  /** Every statement: prepared, at LOCAL_QUORUM unless `options` say more, its outage wrapped. */
+  async function execute(query: string, params: Params, options: cassandra.QueryOptions) {
+    try {
+      return await client.execute(query, params, { prepare: true, consistency: consistencies.localQuorum, ...options });
+    } catch (err) {
+      return wrap(err, query);
+    }
+  }
   return {
-    async read(query: string, params: Params = [], options: { fetchSize?: number; pageState?: string } = {}) {
-      try {
-        return await client.execute(query, params, {
-          prepare: true,
-          consistency: consistencies.localQuorum,
-          isIdempotent: true,
-          ...options,
-        });
-      } catch (err) {
-        return wrap(err, query);
-      }
-    },
-    async write(query: string, params: Params) {
-      try {
-        return await client.execute(query, params, {
-          prepare: true,
-          consistency: consistencies.localQuorum,
-          isIdempotent: true,
-        });
-      } catch (err) {
-        return wrap(err, query);
-      }
-    },
+    read: (query: string, params: Params = [], options: { fetchSize?: number; pageState?: string } = {}) =>
+      execute(query, params, { isIdempotent: true, ...options }),
+    write: (query: string, params: Params) => execute(query, params, { isIdempotent: true }),
     /** Lightweight transaction (`IF NOT EXISTS`): not idempotent, serial consistency. */
-    async conditional(query: string, params: Params) {
-      try {
-        return await client.execute(query, params, {
-          prepare: true,
-          consistency: consistencies.localQuorum,
-          serialConsistency: consistencies.localSerial,
-        });
-      } catch (err) {
-        return wrap(err, query);
-      }
-    },
+    conditional: (query: string, params: Params) =>
+      execute(query, params, { serialConsistency: consistencies.localSerial }),
     /** Upserts of one partition in one unlogged batch: one round trip, atomic within the partition. */
     async writeBatch(statements: Statement[]) {
       if (statements.length === 0) return;

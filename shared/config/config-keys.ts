@@ -3,6 +3,7 @@
  * file and path, its environment variable, its type, unit, default and a line of doc. The loader (load-config.ts),
  * the `Config` type, docs/configuration.md (`npm run docs:config`) and the tests all walk it.
  */
+import { alertKeys } from './alert-keys.js';
 import { consoleKeys } from './console-keys.js';
 import { logKeys } from './log-keys.js';
 import { cassandraKeys, kafkaKeys, retentionKeys, schemaRegistryKeys, securityKeys } from './servers-keys.js';
@@ -17,4 +18,5 @@ export const CONFIG_KEYS = {
   schemaRegistry: schemaRegistryKeys,
   security: securityKeys,
   console: consoleKeys,
+  alerts: alertKeys,
 };

@@ -1,7 +1,7 @@
 /** Where the spec logs go and how they rotate: `conf/log/webserver.conf` and `conf/log/intake.conf`. */
 import { key } from './config-declaration.js';
 import { MIB } from './units.js';
-import { nonEmptyText, oneOf, positiveInteger, positiveNumber } from './value-types.js';
+import * as types from './value-types.js';
 
 const WEB = 'log/webserver.conf';
 const INTAKE = 'log/intake.conf';
@@ -11,7 +11,7 @@ export const logKeys = {
     file: WEB,
     path: 'level',
     env: 'ITINERA_LOG_LEVEL',
-    type: oneOf(['error', 'warn', 'info', 'debug']),
+    type: types.oneOf(['error', 'warn', 'info', 'debug']),
     default: 'debug',
     doc: 'Lowest level the gateway writes to `webserver.log`.',
   }),
@@ -20,7 +20,7 @@ export const logKeys = {
       file: WEB,
       path: 'dir',
       env: 'ITINERA_LOG_DIR',
-      type: nonEmptyText,
+      type: types.nonEmptyText,
       default: '/var/tmp',
       doc: 'Folder of `webserver.log` and `webserver-errors.log`; `-` is standard output, for containers.',
     }),
@@ -28,7 +28,7 @@ export const logKeys = {
       file: WEB,
       path: 'max_size_mb',
       env: 'ITINERA_LOG_MAX_MB',
-      type: positiveNumber,
+      type: types.positiveNumber,
       default: 1024,
       unit: 'MiB',
       scale: MIB,
@@ -38,7 +38,7 @@ export const logKeys = {
       file: WEB,
       path: 'max_files',
       env: 'ITINERA_LOG_MAX_FILES',
-      type: positiveInteger,
+      type: types.positiveInteger,
       default: 3,
       unit: 'files',
       doc: 'Files kept of each, the current one included (`webserver.log`, `webserver1.log` newest rotated, …).',
@@ -49,7 +49,7 @@ export const logKeys = {
       file: INTAKE,
       path: 'dir',
       env: 'ITINERA_INTAKE_LOG_DIR',
-      type: nonEmptyText,
+      type: types.nonEmptyText,
       default: '/var/tmp',
       doc: 'Folder of the pipeline’s logs (read with `zcat`); `-` is standard output.',
     }),
@@ -57,7 +57,7 @@ export const logKeys = {
       file: INTAKE,
       path: 'max_size_mb',
       env: 'ITINERA_INTAKE_LOG_MAX_MB',
-      type: positiveNumber,
+      type: types.positiveNumber,
       default: 100,
       unit: 'MiB',
       scale: MIB,
@@ -67,7 +67,7 @@ export const logKeys = {
       file: INTAKE,
       path: 'max_files',
       env: 'ITINERA_INTAKE_LOG_MAX_FILES',
-      type: positiveInteger,
+      type: types.positiveInteger,
       default: 5,
       unit: 'files',
       doc: 'Files kept per worker, the current one included (`intake_0.log.gz`, `intake_0.1.log.gz` newest rotated, …).',

@@ -75,6 +75,31 @@ export const Transition = {
   BLE_BEACON_LOST: 19,
 } as const;
 
+/**
+ * The state a transition leaves the phone in. A recorded transition's `curr_state` is the state the phone was in when
+ * the transition came (the real days show `EXITED_GEOFENCE` with WAITING_FOR_TRIP_START, `STOPPED_MOVING` with
+ * ONGOING_TRIP), so the state after it follows from the transition; one that changes nothing keeps `currState`.
+ */
+export function stateAfterTransition(currState: number, transition: number): number {
+  switch (transition) {
+    case Transition.EXITED_GEOFENCE:
+    case Transition.TRIP_STARTED:
+    case Transition.TRIP_RESTARTED:
+      return State.ONGOING_TRIP;
+    case Transition.STOPPED_MOVING:
+    case Transition.END_TRIP_TRACKING:
+    case Transition.INIT_COMPLETE:
+      return State.WAITING_FOR_TRIP_START;
+    case Transition.STOP_TRACKING:
+    case Transition.TRACKING_STOPPED:
+      return State.TRACKING_STOPPED;
+    case Transition.START_TRACKING:
+      return State.START;
+    default:
+      return currState;
+  }
+}
+
 /** Phone state strings: Android `local.state.*`, iOS `STATE_*`. */
 export const stateByName: Record<string, number> = {
   'local.state.start': State.START,

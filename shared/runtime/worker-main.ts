@@ -3,6 +3,7 @@ import { createCassandraClient, createCql, type Cql } from '../cassandra/index.j
 import { loadConfig, refuseExposure, type Config } from '../config/index.js';
 import { createKafka, type RunningWorker } from '../kafka/index.js';
 import { createLogger, type Logger } from '../logger/index.js';
+import { createAvroCodec, createSchemaRegistry, type AvroCodec } from '../schema-registry/index.js';
 import { stopOnSignals } from './stop-on-signals.js';
 
 /** What a worker's main.ts is handed to wire its worker from. */
@@ -13,7 +14,15 @@ export interface WorkerProcess {
   logger: Logger;
   cql: Cql;
   kafka: Kafka;
-  /** For runWorker's onFatal: exits 1, so the supervisor (npm start, systemd, Kubernetes) starts a fresh worker. */
+  /** What every worker's options take alike, to spread into them. */
+  common: WorkerCommon;
+}
+
+export interface WorkerCommon {
+  codec: AvroCodec;
+  topicPrefix: string;
+  logger: Logger;
+  /** Exits 1, so the supervisor (npm start, systemd, Kubernetes) starts a fresh worker. */
   onFatal(error: Error): void;
 }
 
@@ -39,7 +48,12 @@ export function workerMain(
       logger,
       cql: createCql(cassandra),
       kafka,
-      onFatal: () => process.exit(1),
+      common: {
+        codec: createAvroCodec(createSchemaRegistry(config.schemaRegistry)),
+        topicPrefix: config.kafka.topicPrefix,
+        logger,
+        onFatal: () => process.exit(1),
+      },
     });
     logger.info('Worker running', { worker });
     stopOnSignals(async () => {

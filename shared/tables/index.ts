@@ -20,3 +20,5 @@ export * from './profiles.js';
 export * from './trips.js';
 export * from './trip-builder-state.js';
 export * from './custom-labels.js';
+export * from './open-tables.js';
+export * from './participant-days.js';

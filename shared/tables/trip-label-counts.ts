@@ -21,6 +21,8 @@ export interface TripLabelCountsTable {
   totals(userId: string): Promise<TripCounts>;
   /** The trip-local dates the user has counts for. */
   dates(userId: string): Promise<string[]>;
+  /** The user's counts of each date from `fromDate` to `toDate` (both included) that has trips. */
+  between(userId: string, fromDate: string, toDate: string): Promise<Map<string, TripCounts>>;
   /** Every day of the user (account deletion). */
   removeUser(userId: string): Promise<void>;
 }
@@ -30,6 +32,18 @@ export function createTripLabelCountsTable(cql: Cql): TripLabelCountsTable {
     async dates(userId) {
       const rs = await cql.read(`SELECT local_date FROM ${TABLE} WHERE user_id = ?`, [userId]);
       return rs.rows.map((r) => String(r['local_date']));
+    },
+    async between(userId, fromDate, toDate) {
+      const rs = await cql.read(
+        `SELECT local_date, total_trips, labeled_trips FROM ${TABLE} WHERE user_id = ? AND local_date >= ? AND local_date <= ?`,
+        [userId, fromDate, toDate],
+      );
+      return new Map(
+        rs.rows.map((r) => [
+          String(r['local_date']),
+          { totalTrips: Number(r['total_trips'] ?? 0), labeledTrips: Number(r['labeled_trips'] ?? 0) },
+        ]),
+      );
     },
     async removeUser(userId) {
       await cql.write(`DELETE FROM ${TABLE} WHERE user_id = ?`, [userId]);

@@ -86,6 +86,25 @@ function offsetSeconds(ts: number, timeZone: string): number | undefined {
   return byMinute;
 }
 
+/**
+ * The local date (YYYY-MM-DD) of `ts` in `timeZone`, which of its quarter-hours (0–95) holds it and the seconds since
+ * its local midnight; undefined for an unknown zone. Cheap enough to call per entry: it reads the remembered offset.
+ */
+export function localQuarter(
+  ts: number,
+  timeZone: string,
+): { localDate: string; quarter: number; secondOfDay: number } | undefined {
+  const offset = offsetSeconds(ts, timeZone);
+  if (offset === undefined) return undefined;
+  const wall = ts + offset;
+  const secondOfDay = ((wall % 86_400) + 86_400) % 86_400;
+  return {
+    localDate: new Date(Math.round(wall - secondOfDay) * 1000).toISOString().slice(0, 10),
+    quarter: Math.floor(secondOfDay / QUARTER_HOUR_S),
+    secondOfDay,
+  };
+}
+
 /** Wall-clock fields of `ts` (seconds) in `timeZone`; undefined for an unknown zone. */
 export function localDate(ts: number, timeZone: string): LocalDate | undefined {
   const offset = offsetSeconds(ts, timeZone);
@@ -104,19 +123,20 @@ export function localDate(ts: number, timeZone: string): LocalDate | undefined {
   };
 }
 
+const WALL_FIELDS = ['year', 'month', 'day', 'hour', 'minute', 'second'] as const;
+
 /** Intl's answer for one instant, field by field: the source of the remembered offsets, and what localDate must equal. */
 export function localDateByIntl(ts: number, timeZone: string): LocalDate | undefined {
   const f = formatterFor(timeZone);
   if (!f) return undefined;
   const parts: Record<string, string> = {};
   for (const p of f.formatToParts(new Date(Math.floor(ts * 1000)))) parts[p.type] = p.value;
+  const wall = Object.fromEntries(WALL_FIELDS.map((field) => [field, Number(parts[field])])) as Record<
+    (typeof WALL_FIELDS)[number],
+    number
+  >;
   return {
-    year: Number(parts['year']),
-    month: Number(parts['month']),
-    day: Number(parts['day']),
-    hour: Number(parts['hour']),
-    minute: Number(parts['minute']),
-    second: Number(parts['second']),
+    ...wall,
     weekday: WEEKDAYS[parts['weekday'] ?? ''] ?? 0,
     timezone: timeZone,
   };

@@ -40,7 +40,7 @@ export interface ErrorTimeseries {
    */
   tally(maxRows: number): Promise<DeadLetterTally>;
   /** Every dead letter's identity and reason, without its payload: what a filter reads before fetching matches. */
-  refs(): AsyncGenerator<Pick<DeadLetter, 'user_id' | 'key' | 'write_ts' | 'type' | 'reason'>>;
+  refs(): AsyncGenerator<DeadLetterRef>;
   /** One dead letter by its identity. */
   get(userId: string, key: string, writeTs: number, type: string): Promise<DeadLetter | undefined>;
   /** Every dead letter of the user (account deletion). */
@@ -59,16 +59,23 @@ export function reasonGroup(reason: string): string {
   return (reason.split('\n', 1)[0] ?? '').slice(0, 160);
 }
 
-const LETTER_COLUMNS =
-  'user_id, key, write_ts, type, reason, source_topic, source_partition, source_offset, failed_ts, metadata, data';
+type DeadLetterRef = Pick<DeadLetter, 'user_id' | 'key' | 'write_ts' | 'type' | 'reason'>;
+const REF_COLUMNS = 'user_id, key, write_ts, type, reason';
+const LETTER_COLUMNS = `${REF_COLUMNS}, source_topic, source_partition, source_offset, failed_ts, metadata, data`;
 
-function toLetter(r: Record<string, unknown>): DeadLetter {
+function toRef(r: Record<string, unknown>): DeadLetterRef {
   return {
     user_id: String(r['user_id']),
     key: String(r['key']),
-    type: String(r['type']),
     write_ts: Number(r['write_ts']),
+    type: String(r['type']),
     reason: String(r['reason']),
+  };
+}
+
+function toLetter(r: Record<string, unknown>): DeadLetter {
+  return {
+    ...toRef(r),
     source_topic: String(r['source_topic']),
     source_partition: Number(r['source_partition']),
     source_offset: Number(r['source_offset']),
@@ -115,14 +122,7 @@ export function createErrorTimeseries(cql: Cql): ErrorTimeseries {
     },
     all,
     async *refs() {
-      for await (const r of cql.iterate('SELECT user_id, key, write_ts, type, reason FROM error_timeseries', [], 1000))
-        yield {
-          user_id: String(r['user_id']),
-          key: String(r['key']),
-          write_ts: Number(r['write_ts']),
-          type: String(r['type']),
-          reason: String(r['reason']),
-        };
+      for await (const r of cql.iterate(`SELECT ${REF_COLUMNS} FROM error_timeseries`, [], 1000)) yield toRef(r);
     },
     async get(userId, key, writeTs, type) {
       const rs = await cql.read(

@@ -131,6 +131,18 @@ describe.skipIf(!hasBrowser)('the operators’ console in a browser', () => {
     expect(starts).toHaveLength(expected.length);
     // Trips match e-mission's within 60 s, so a shown minute is e-mission's or its neighbour.
     starts.forEach((s, i) => expect(Math.abs(minutes(s) - minutes(expected[i]!))).toBeLessThanOrEqual(1));
+    // The day's completeness, drawn from what the converter recorded: one strip cell per quarter-hour judged.
+    const quality = await page.request.get(
+      `${consoleApp.url}/admin/api/users/${userId}/quality?from=${DAY_OF[DAY]}&to=${DAY_OF[DAY]}`,
+    );
+    expect(quality.status()).toBe(200);
+    const [scored] = (await quality.json()).days;
+    expect(scored.localDate).toBe(DAY_OF[DAY]);
+    expect(scored.quarters.located).toBeGreaterThan(0);
+    await expect.poll(() => page.getByTestId('day-quality').isVisible(), { timeout: 20_000 }).toBe(true);
+    expect(await page.getByTestId('day-score').textContent()).toBe(`${Math.round(scored.score * 100)} %`);
+    expect(await page.getByTestId('day-strip').locator('span').count()).toBe(scored.considered);
+    expect(await page.getByTestId('day-gaps').locator('li').count()).toBe(scored.gaps.length);
     await shoot('day');
   });
 

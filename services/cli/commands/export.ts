@@ -53,7 +53,7 @@ export function parseExportOptions(
   nowMs: number,
 ): ExportOptions | string {
   if (format === undefined || !isExportFormat(format))
-    return `export needs a format: ndjson, geojson, gpx, trips-csv or sections-csv${format ? `, got ${format}` : ''}`;
+    return `export needs a format: ndjson, geojson, gpx, trips-csv, sections-csv or days-csv${format ? `, got ${format}` : ''}`;
   if ([args.all, args.user, args.program].filter(Boolean).length !== 1)
     return 'export needs exactly one of -a (all users), -u <token or uuid> or --program <program>';
   let range: ExportRange;
@@ -190,7 +190,7 @@ async function writeDay(
   partial: string,
   target: string,
 ): Promise<number> {
-  const counted = countingSources(sources);
+  const counted = countingSources(sources, request.format === 'days-csv');
   const { body } = exportUser(counted.sources, request);
   const file = createWriteStream(partial, { flags: 'wx' });
   try {
@@ -207,8 +207,12 @@ async function writeDay(
   return file.bytesWritten;
 }
 
-/** The sources, counting what they give: a day with no entry and no trip is a day without data. */
-function countingSources(sources: ExportSources): { sources: ExportSources; items: () => number } {
+/**
+ * The sources, counting what they give: a day with no entry and no trip is a day without data. The days' scores
+ * count only for the days export, whose rows they are; the trips export reads them for a column, and a day sensed
+ * but without trips has no trips to export.
+ */
+function countingSources(sources: ExportSources, countDays: boolean): { sources: ExportSources; items: () => number } {
   let items = 0;
   async function* counted<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
     for await (const item of source) {
@@ -220,6 +224,11 @@ function countingSources(sources: ExportSources): { sources: ExportSources; item
     sources: {
       rawEntries: (...args) => counted(sources.rawEntries(...args)),
       compositeTrips: (...args) => counted(sources.compositeTrips(...args)),
+      async dayQuality(...args) {
+        const days = await sources.dayQuality(...args);
+        if (countDays) items += days.length;
+        return days;
+      },
     },
     items: () => items,
   };

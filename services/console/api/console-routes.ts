@@ -13,8 +13,11 @@ import type { ConsolePrograms } from '../programs/console-programs.js';
 import type { ParticipantScope } from '../scope/participant-scope.js';
 import { describeScope, inScope, type ProgramScope } from '../scope/program-scope.js';
 import { parseSinceOrThrow } from '../actions/topic-replay-lines.js';
-import { isOperator, scopeOf, who } from './caller.js';
+import { isOperator, who } from './caller.js';
 import { radarRoutes } from '../radar/radar-routes.js';
+import { alertRoutes, type AlertLog } from '../alerts/alert-routes.js';
+import type { DayQualityReader } from '../../../shared/quality/day-quality.js';
+import { qualityRoutes } from '../quality/quality-routes.js';
 import { programRoutes } from './program-routes.js';
 import { route, type ConsoleRoute } from './route-table.js';
 import * as s from './schemas.js';
@@ -27,6 +30,8 @@ export interface ConsoleApiDeps {
   /** The program a token names (`nrelop_<program>_…`); undefined: none. */
   programOfToken: (token: string) => string | undefined;
   days: DayReader;
+  /** How complete each local day of a participant's data is (quality/day-quality.ts). */
+  quality: DayQualityReader;
   /** The pipeline; its per-user part limited to the programs of `scope`. */
   pipeline: (scope: ProgramScope) => Promise<z.infer<typeof s.Pipeline>>;
   deadLetters: DeadLetterView;
@@ -47,6 +52,8 @@ export interface ConsoleApiDeps {
   jobs: JobRegistry;
   /** Who did what destructive thing, when: one JSON line per action (no participant data beyond a uuid). */
   audit: Logger;
+  /** The alerts of the radar's rules (alerts/): what the last evaluation read. */
+  alerts: AlertLog;
 }
 
 /** Every endpoint of the console's JSON API (the pages' data, and the operators' actions). */
@@ -65,6 +72,26 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
     return { revoked: revoked.length, alreadyRevoked };
   }
 
+  /** The participant, if one of the caller's programs is theirs; any other is answered as unknown (404). */
+  function participantSeenBy(scope: ProgramScope, userId: string) {
+    const row = d.participants.get(userId);
+    if (!row || !inScope(scope, row.program)) throw new NotFoundError(`no participant ${userId}`);
+    return row;
+  }
+
+  /**
+   * A list of tokens as the caller may see it: only those naming one of their programs; whole for operators, masked
+   * and newest first by `time` for readers.
+   */
+  function tokensSeenBy<T extends { token: string }>(
+    caller: { scope: ProgramScope; ctx: Parameters<typeof isOperator>[0] },
+    rows: readonly T[],
+    time: keyof T & string,
+  ) {
+    const visible = rows.filter((r) => inScope(caller.scope, d.programOfToken(r.token)));
+    return { rows: isOperator(caller.ctx) ? visible : maskedNewestFirst(visible, time) };
+  }
+
   return [
     route({
       method: 'get',
@@ -72,9 +99,9 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       summary: 'The logged-in operator, their role, programs and CSRF token',
       programScoped: true,
       response: s.Me,
-      handle: async ({ ctx }) => {
+      handle: async ({ scope, ctx }) => {
         const { email, role, csrfToken } = ctx.state.operator;
-        return { email, role, csrfToken, programs: scopeOf(ctx) ?? null, tileUrl: d.tileUrl };
+        return { email, role, csrfToken, programs: scope ?? null, tileUrl: d.tileUrl };
       },
     }),
     route({
@@ -86,7 +113,7 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       response: s.ParticipantsPage,
       // Readers find a participant by uuid or whole token; only operators search inside tokens, since a substring
       // search answers, one character at a time, what the masked column hides.
-      handle: ({ query, ctx }) => d.participants.page(query, { searchTokens: isOperator(ctx), programs: scopeOf(ctx) }),
+      handle: ({ query, scope, ctx }) => d.participants.page(query, { searchTokens: isOperator(ctx), programs: scope }),
     }),
     route({
       method: 'post',
@@ -96,9 +123,8 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       programScoped: true,
       params: s.DayParams.pick({ userId: true }),
       response: s.RevealedToken,
-      handle: async ({ params, ctx }) => {
-        const row = d.participants.get(params.userId);
-        if (!row || !inScope(scopeOf(ctx), row.program)) throw new NotFoundError(`no participant ${params.userId}`);
+      handle: async ({ params, scope, ctx }) => {
+        const row = participantSeenBy(scope, params.userId);
         d.audit.info('Token revealed', { by: who(ctx), userId: params.userId });
         return { token: row.token };
       },
@@ -110,8 +136,8 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       programScoped: true,
       params: s.DayParams,
       response: s.Day,
-      handle: async ({ params, ctx }) => {
-        await d.scope.assertVisible(scopeOf(ctx), params.userId);
+      handle: async ({ params, scope }) => {
+        await d.scope.assertVisible(scope, params.userId);
         return d.days.day(params.userId, params.date);
       },
     }),
@@ -123,8 +149,8 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       params: s.DayParams.pick({ userId: true }),
       query: s.SectionPointsQuery,
       response: s.SectionPoints,
-      handle: async ({ params, query, ctx }) => {
-        await d.scope.assertVisible(scopeOf(ctx), params.userId);
+      handle: async ({ params, query, scope }) => {
+        await d.scope.assertVisible(scope, params.userId);
         return d.days.sectionPoints(params.userId, query.start, query.end);
       },
     }),
@@ -135,8 +161,8 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       programScoped: true,
       response: s.Pipeline,
       // The consumer groups are the deployment's machinery, shown to all; the participants behind are per program.
-      handle: async ({ ctx }) => {
-        const pipeline = await d.pipeline(scopeOf(ctx));
+      handle: async ({ scope }) => {
+        const pipeline = await d.pipeline(scope);
         const users = pipeline.behind.users.map((u) => ({ ...u, token: maskToken(u.token) }));
         return { ...pipeline, behind: { ...pipeline.behind, users } };
       },
@@ -147,7 +173,7 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       summary: 'Dead letters counted by key and reason',
       programScoped: true,
       response: s.DeadLetterSummary,
-      handle: ({ ctx }) => d.deadLetters.summary(d.scope.filter(scopeOf(ctx))),
+      handle: ({ scope }) => d.deadLetters.summary(d.scope.filter(scope)),
     }),
     route({
       method: 'get',
@@ -156,7 +182,7 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       programScoped: true,
       query: s.DeadLettersQuery,
       response: s.DeadLetterList,
-      handle: async ({ query, ctx }) => ({ rows: await d.deadLetters.list(query, d.scope.filter(scopeOf(ctx))) }),
+      handle: async ({ query, scope }) => ({ rows: await d.deadLetters.list(query, d.scope.filter(scope)) }),
     }),
     route({
       method: 'post',
@@ -166,8 +192,7 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       programScoped: true,
       body: s.ReplayRequest,
       response: s.Job,
-      handle: async ({ body, ctx }) => {
-        const scope = scopeOf(ctx);
+      handle: async ({ body, scope, ctx }) => {
         const visible = d.scope.filter(scope);
         // A program's admin replays letters of their participants only: any other is refused as unknown (404).
         if (body.selection && scope !== undefined)
@@ -223,8 +248,7 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       programScoped: true,
       body: s.ResetRequest,
       response: s.ResetPlan.or(s.Job),
-      handle: async ({ body, ctx }) => {
-        const scope = scopeOf(ctx);
+      handle: async ({ body, scope, ctx }) => {
         // "Everyone" of a program's admin is every participant of their programs.
         const visible = d.scope.filter(scope);
         if (body.userId && scope !== undefined) await d.scope.assertVisible(scope, body.userId);
@@ -246,7 +270,7 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       programScoped: true,
       params: s.JobParams,
       response: s.Job,
-      handle: async ({ params, ctx }) => d.jobs.get(params.jobId, scopeOf(ctx)),
+      handle: async ({ params, scope }) => d.jobs.get(params.jobId, scope),
     }),
     route({
       method: 'get',
@@ -255,7 +279,7 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       programScoped: true,
       query: s.SummaryQuery,
       response: s.Summary,
-      handle: ({ query, ctx }) => d.summary(query.days, scopeOf(ctx)),
+      handle: ({ query, scope }) => d.summary(query.days, scope),
     }),
     route({
       method: 'post',
@@ -265,8 +289,7 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       programScoped: true,
       body: s.TokenRequest,
       response: s.CreatedTokens,
-      handle: async ({ body, ctx }) => {
-        const scope = scopeOf(ctx);
+      handle: async ({ body, scope, ctx }) => {
         if (!inScope(scope, body.program))
           throw new ForbiddenError(
             `tokens of program ${body.program}: you issue tokens of ${describeScope(scope)} only`,
@@ -288,14 +311,8 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       summary: 'Tokens phones tried and the server refused, recently',
       programScoped: true,
       response: s.RefusedTokens,
-      // Refused tokens are often near misses of real ones: whole for operators, masked for readers. A program's
-      // admin sees the tokens that name one of their programs.
-      handle: async ({ ctx }) => {
-        const scope = scopeOf(ctx);
-        const rows = (await d.tokens.refused()).rows.filter((r) => inScope(scope, d.programOfToken(r.token)));
-        if (isOperator(ctx)) return { rows };
-        return { rows: maskedNewestFirst(rows, 'lastTs') };
-      },
+      // Refused tokens are often near misses of real ones, which is why readers see them masked too.
+      handle: async (caller) => tokensSeenBy(caller, (await d.tokens.refused()).rows, 'lastTs'),
     }),
     route({
       method: 'post',
@@ -305,8 +322,7 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       programScoped: true,
       body: s.RevokeRequest,
       response: s.Revoked,
-      handle: async ({ body, ctx }) => {
-        const scope = scopeOf(ctx);
+      handle: async ({ body, scope, ctx }) => {
         const outside = body.tokens.filter((t) => !inScope(scope, d.programOfToken(t)));
         if (outside.length > 0)
           throw new ForbiddenError(
@@ -324,9 +340,8 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       params: s.DayParams.pick({ userId: true }),
       body: s.RevokeParticipantRequest,
       response: s.Revoked,
-      handle: async ({ params, body, ctx }) => {
-        const row = d.participants.get(params.userId);
-        if (!row || !inScope(scopeOf(ctx), row.program)) throw new NotFoundError(`no participant ${params.userId}`);
+      handle: async ({ params, body, scope, ctx }) => {
+        const row = participantSeenBy(scope, params.userId);
         return revoke([row.token], body.reason, ctx, params.userId);
       },
     }),
@@ -336,14 +351,11 @@ export function consoleRoutes(d: ConsoleApiDeps): ConsoleRoute[] {
       summary: 'Tokens operators revoked, most recent first',
       programScoped: true,
       response: s.RevokedTokens,
-      handle: async ({ ctx }) => {
-        const scope = scopeOf(ctx);
-        const rows = (await d.tokens.revoked()).rows.filter((r) => inScope(scope, d.programOfToken(r.token)));
-        if (isOperator(ctx)) return { rows };
-        return { rows: maskedNewestFirst(rows, 'revokedTs') };
-      },
+      handle: async (caller) => tokensSeenBy(caller, (await d.tokens.revoked()).rows, 'revokedTs'),
     }),
     ...programRoutes(d),
     ...radarRoutes(d),
+    ...alertRoutes(d),
+    ...qualityRoutes(d),
   ];
 }

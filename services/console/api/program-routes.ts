@@ -3,7 +3,7 @@ import { NotFoundError } from '../../../shared/errors/index.js';
 import type { Logger } from '../../../shared/logger/index.js';
 import { versionView, type ConsolePrograms } from '../programs/console-programs.js';
 import { inScope, type ProgramScope } from '../scope/program-scope.js';
-import { scopeOf, who } from './caller.js';
+import { who } from './caller.js';
 import { route, type ConsoleRoute } from './route-table.js';
 import * as s from './schemas.js';
 
@@ -36,8 +36,7 @@ export function programRoutes(d: ProgramRouteDeps): ConsoleRoute[] {
       summary: 'The programs with their current version',
       programScoped: true,
       response: s.ProgramList,
-      handle: async ({ ctx }) => {
-        const scope = scopeOf(ctx);
+      handle: async ({ scope }) => {
         const rows = await d.programs.list();
         return { programs: rows.filter((r) => inScope(scope, r.program)).map(versionView) };
       },
@@ -49,8 +48,8 @@ export function programRoutes(d: ProgramRouteDeps): ConsoleRoute[] {
       programScoped: true,
       params: s.ProgramParams,
       response: s.ProgramDetail,
-      handle: async ({ params, ctx }) => {
-        assertVisibleProgram(scopeOf(ctx), params.program);
+      handle: async ({ params, scope }) => {
+        assertVisibleProgram(scope, params.program);
         const [current, history] = await Promise.all([
           d.programs.show(params.program),
           d.programs.history(params.program),
@@ -80,8 +79,8 @@ export function programRoutes(d: ProgramRouteDeps): ConsoleRoute[] {
       params: s.ProgramParams,
       body: ProgramUpdateRequest,
       response: s.ProgramVersion,
-      handle: async ({ params, body, ctx }) => {
-        assertVisibleProgram(scopeOf(ctx), params.program);
+      handle: async ({ params, body, scope, ctx }) => {
+        assertVisibleProgram(scope, params.program);
         const row = await d.programs.update({ ...body, program: params.program, by: who(ctx) });
         d.audit.info('Program updated', { by: who(ctx), program: row.program, version: row.version });
         return versionView(row);

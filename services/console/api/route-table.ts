@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
+import type { ProgramScope } from '../scope/program-scope.js';
 
 /**
  * One console endpoint: its method and path, the schemas of what it accepts and answers, who may call it, and the
@@ -23,10 +24,19 @@ export interface ConsoleRoute {
   query?: z.ZodObject;
   body?: z.ZodType;
   response: z.ZodType;
-  handle(input: { params: unknown; query: unknown; body: unknown; ctx: Context }): Promise<unknown>;
+  handle(input: {
+    params: unknown;
+    query: unknown;
+    body: unknown;
+    scope: ProgramScope;
+    ctx: Context;
+  }): Promise<unknown>;
 }
 
-/** A route whose handler sees its inputs already parsed by its own schemas. */
+/**
+ * A route whose handler sees its inputs already parsed by its own schemas, and the caller's programs (`scope`;
+ * undefined: the whole deployment), which every program-scoped handler limits itself to.
+ */
 export function route<
   P extends z.ZodObject | undefined = undefined,
   Q extends z.ZodObject | undefined = undefined,
@@ -45,6 +55,7 @@ export function route<
     params: P extends z.ZodObject ? z.infer<P> : undefined;
     query: Q extends z.ZodObject ? z.infer<Q> : undefined;
     body: B extends z.ZodType ? z.infer<B> : undefined;
+    scope: ProgramScope;
     ctx: Context;
   }): Promise<unknown>;
 }): ConsoleRoute {

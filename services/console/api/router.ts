@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { z } from 'zod';
 import { ForbiddenError, ValidationError } from '../../../shared/errors/index.js';
 import { requireJsonType } from '../../../shared/http/index.js';
+import { scopeOf } from './caller.js';
 import type { ConsoleRoute } from './route-table.js';
 
 /** A request part checked against its schema; a mismatch is a 400 listing each problem, and nothing runs. */
@@ -30,6 +31,7 @@ export function consoleRouter(routes: readonly ConsoleRoute[]): Router {
         params: parsed(r.params, ctx.params, 'path'),
         query: parsed(r.query, ctx.query, 'query'),
         body: parsed(r.body, body ?? {}, 'body'),
+        scope: scopeOf(ctx),
         ctx,
       });
       ctx.set('Cache-Control', 'no-store');

@@ -298,19 +298,19 @@ export const CreatedTokens = z
   .object({ tokens: z.array(z.object({ token: z.string(), qrSvg: z.string() })) })
   .meta({ id: 'CreatedTokens' });
 
-export const RefusedTokens = z
-  .object({
-    rows: z.array(
-      z.object({
-        token: z.string(),
-        attempts: z.number().int(),
-        firstTs: z.number(),
-        lastTs: z.number(),
-        reason: z.string(),
-      }),
-    ),
-  })
-  .meta({ id: 'RefusedTokens' });
+/**
+ * A list of the Tokens page (refused, revoked): a row a token, with what is known of it. Readers get each token
+ * masked, so every such list keeps it in the same `token` field.
+ */
+const tokenList = <Fields extends z.ZodRawShape>(fields: Fields) =>
+  z.object({ rows: z.array(z.object({ token: z.string(), ...fields })) });
+
+export const RefusedTokens = tokenList({
+  attempts: z.number().int(),
+  firstTs: z.number(),
+  lastTs: z.number(),
+  reason: z.string(),
+}).meta({ id: 'RefusedTokens' });
 
 /** Printable characters only: a token or a reason goes into audit lines and back to other operators' pages. */
 const PRINTABLE = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+$/u;
@@ -335,11 +335,9 @@ export const Revoked = z
   })
   .meta({ id: 'Revoked' });
 
-export const RevokedTokens = z
-  .object({
-    rows: z.array(z.object({ token: z.string(), revokedTs: z.number(), revokedBy: z.string(), reason: z.string() })),
-  })
-  .meta({ id: 'RevokedTokens' });
+export const RevokedTokens = tokenList({ revokedTs: z.number(), revokedBy: z.string(), reason: z.string() }).meta({
+  id: 'RevokedTokens',
+});
 
 export const ProgramParams = z.object({ program: programName });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ParticipantRow } from '../participants/query-participants.js';
-import { radarFindings, radarPage } from './radar-rules.js';
+import { compareAppVersions, radarFindings, radarPage } from './radar-rules.js';
 import { RadarQuery } from './radar-schemas.js';
 
 const NOW = 1_800_000_000;
@@ -64,11 +64,36 @@ describe('the radar rules', () => {
   it('When a page is asked for, then it counts every rule, keeps the one asked, pages, and masks tokens', () => {
     const found = radarFindings(rows, { now: NOW, hours: 48, scope: undefined });
     const page = radarPage(found, RadarQuery.parse({ rule: 'silent', size: '2', page: '0' }), NOW - 10);
-    expect(page.counts).toEqual({ silent: 3, no_locations: 1, tracking_off: 1 });
+    expect(page.counts).toEqual({ silent: 3, no_locations: 1, tracking_off: 1, outdated_app: 0 });
     expect(page.total).toBe(3);
     expect(page.rows.map((r) => r.userId.slice(-1))).toEqual(['7', '2']);
     expect(page.rows.every((r) => r.token.includes('…') && r.token.length < 12)).toBe(true);
     const newestFirst = radarPage(found, RadarQuery.parse({ dir: 'desc' }), NOW - 10);
     expect(newestFirst.rows[0]!.rule).toBe('tracking_off');
+  });
+
+  it('When a participant runs an older app than another of the program, then outdated_app finds them, per program', () => {
+    const rows = [
+      participant(1, { appVersion: '1.9.2' }),
+      participant(2, { appVersion: '1.10.0' }),
+      participant(3, { appVersion: '1.9.2', program: 'other' }),
+      participant(4, { appVersion: null }),
+      // A tester's beta build puts nobody behind.
+      participant(5, { appVersion: '2.0.0-beta', token: 'nrelop_study_default_test_beta5' }),
+    ];
+    const found = radarFindings(rows, { now: NOW, hours: 48, scope: undefined }).filter(
+      (f) => f.rule === 'outdated_app',
+    );
+    expect(found.map((f) => [f.userId.slice(-1), f.since])).toEqual([['1', NOW - 29 * 24 * H]]);
+    // A program's admin sees their own behind, judged against the whole program.
+    expect(radarFindings(rows, { now: NOW, hours: 48, scope: ['other'] }).some((f) => f.rule === 'outdated_app')).toBe(
+      false,
+    );
+  });
+
+  it('When app versions are compared, then they order as their numbers read', () => {
+    expect(compareAppVersions('1.10.0', '1.9.2')).toBeGreaterThan(0);
+    expect(compareAppVersions('2.1', '2.1.3')).toBeLessThan(0);
+    expect(compareAppVersions('2.1.3', '2.1.3')).toBe(0);
   });
 });

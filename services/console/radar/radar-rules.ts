@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ParticipantRow } from '../participants/query-participants.js';
 import { maskToken } from '../participants/query-participants.js';
 import { inScope, type ProgramScope } from '../scope/program-scope.js';
+import { cohortOf } from '../../../shared/programs/domain/opcode.js';
 import { RADAR_RULES, type RadarPage, type RadarQuery, type RadarRule, type RadarRow } from './radar-schemas.js';
 
 type Row = z.infer<typeof RadarRow>;
@@ -16,8 +17,17 @@ const HOUR = 3600;
  *   it still senses but no longer locates, as when location permission was taken back. By the phone's own clock, so
  *   a day pushed late is no false alarm. Not while tracking is off: no location is then what the phone should send.
  * - tracking_off: the phone's newest transition reached TRACKING_STOPPED (the participant or the OS turned it off).
+ * - outdated_app: the app version the phone last reported is older than the newest any participant of the same
+ *   program reports: a fix or a new survey has not reached this phone. Since its first push (when it fell behind is
+ *   not recorded).
  */
-function since(rule: RadarRule, p: ParticipantRow, now: number, hours: number): number | undefined {
+function since(
+  rule: RadarRule,
+  p: ParticipantRow,
+  now: number,
+  hours: number,
+  newest: NewestVersions,
+): number | undefined {
   const limit = hours * HOUR;
   switch (rule) {
     case 'silent': {
@@ -31,7 +41,42 @@ function since(rule: RadarRule, p: ParticipantRow, now: number, hours: number): 
     }
     case 'tracking_off':
       return p.trackingOffSince ?? undefined;
+    case 'outdated_app': {
+      const latest = newest.get(p.program);
+      const behind = p.appVersion !== null && latest !== undefined && compareAppVersions(p.appVersion, latest) < 0;
+      return behind ? (p.firstPush ?? p.created ?? undefined) : undefined;
+    }
   }
+}
+
+type NewestVersions = Map<string | null, string>;
+
+/**
+ * Orders app versions as their numbers read (`1.10.0` after `1.9.2`), part by part; a version with more parts is
+ * the later when the others are equal (`2.1.3` after `2.1`).
+ */
+export function compareAppVersions(a: string, b: string): number {
+  const parts = (v: string) => (v.match(/\d+/g) ?? []).map(Number);
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    const d = (x[i] ?? -1) - (y[i] ?? -1);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/**
+ * The newest app version each program's participants report, over all of them (not only those in scope). Testers are
+ * left out: one of them on a beta build would put the whole program behind.
+ */
+function newestVersions(rows: readonly ParticipantRow[]): NewestVersions {
+  const newest: NewestVersions = new Map();
+  for (const { program, appVersion, token } of rows) {
+    if (appVersion === null || cohortOf(token).tester) continue;
+    const known = newest.get(program);
+    if (known === undefined || compareAppVersions(appVersion, known) > 0) newest.set(program, appVersion);
+  }
+  return newest;
 }
 
 /** Every (participant, rule) the rules find among `rows` in `scope`, the longest-standing first. */
@@ -40,10 +85,11 @@ export function radarFindings(
   { now, hours, scope }: { now: number; hours: number; scope: ProgramScope },
 ): Row[] {
   const found: Row[] = [];
+  const newest = newestVersions(rows);
   for (const p of rows) {
     if (!inScope(scope, p.program)) continue;
     for (const rule of RADAR_RULES) {
-      const from = since(rule, p, now, hours);
+      const from = since(rule, p, now, hours, newest);
       if (from === undefined) continue;
       found.push({
         userId: p.userId,
@@ -58,7 +104,11 @@ export function radarFindings(
       });
     }
   }
-  return found.sort((a, b) => a.since - b.since || (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+  // Phones that stopped collecting before those that only run an old app, then the longest-standing first.
+  const lastly = (f: Row) => (f.rule === 'outdated_app' ? 1 : 0);
+  return found.sort(
+    (a, b) => lastly(a) - lastly(b) || a.since - b.since || (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0),
+  );
 }
 
 /** One page of the findings of `query.rule` (all rules when absent), with each rule's count; tokens masked. */
@@ -67,7 +117,7 @@ export function radarPage(
   query: z.infer<typeof RadarQuery>,
   asOf: number,
 ): z.infer<typeof RadarPage> {
-  const counts = { silent: 0, no_locations: 0, tracking_off: 0 };
+  const counts = Object.fromEntries(RADAR_RULES.map((rule) => [rule, 0])) as Record<RadarRule, number>;
   for (const f of findings) counts[f.rule] += 1;
   const chosen = query.rule === undefined ? [...findings] : findings.filter((f) => f.rule === query.rule);
   if (query.dir === 'desc') chosen.reverse();

@@ -9,14 +9,10 @@ import { isKnownTimeZone, isoLocal, isPlausibleTimestamp, localDate } from '../.
 import type { UsercacheEntry } from '../../../shared/events/index.js';
 
 /** The same entry in timeseries form. `key` may differ (Android `background/activity` is a motion activity). */
-export interface ConvertedEntry {
-  key: string;
-  type: string;
-  writeTs: number;
+export type ConvertedEntry = Omit<UsercacheEntry, 'platform'> & {
+  /** The payload's own time (`data.ts`), where it has one. */
   dataTs: number | null;
-  metadata: Record<string, unknown>;
-  data: Record<string, unknown>;
-}
+};
 
 export type Conversion = { ok: true; entry: ConvertedEntry } | { ok: false; reason: string };
 

@@ -7,7 +7,15 @@ import type { Conversion } from './convert-entry.js';
  * A converted entry: its timeseries row, and `data.start_ts` when it has one (labels, survey answers, notes), which
  * its notice on the timeseries topic carries so the trip builder never reads the document to route it.
  */
-export type Prepared = { ok: true; entry: StoredEntry; startTs: number | null } | { ok: false; reason: string };
+export type Prepared =
+  | {
+      ok: true;
+      entry: StoredEntry;
+      startTs: number | null;
+      /** The phone's time zone (`metadata.time_zone`), which places the entry in the phone's local day. */
+      timeZone: string | null;
+    }
+  | { ok: false; reason: string };
 
 export interface PrepareRules {
   /** The conversion rules (convert-entry.ts, or a fixed version of them). */
@@ -76,6 +84,7 @@ export function prepareEntry(record: UsercacheRecord, rules: PrepareRules): Prep
       ok: true,
       entry: { userId: record.user_id, key: e.key, type: e.type, writeTs: e.writeTs, dataTs: e.dataTs, oid, entryJson },
       startTs: typeof startTs === 'number' && Number.isFinite(startTs) ? startTs : null,
+      timeZone: typeof e.metadata['time_zone'] === 'string' ? e.metadata['time_zone'] : null,
     };
   } catch (err) {
     return { ok: false, reason: `converted entry cannot be serialised: ${describe(err)}` };

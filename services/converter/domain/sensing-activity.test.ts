@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { State } from '../../../shared/events/index.js';
+import { State, Transition } from '../../../shared/events/index.js';
 import type { StoredEntry } from '../../../shared/timeseries/index.js';
 import { sensingActivity } from './sensing-activity.js';
 
@@ -40,5 +40,16 @@ describe('sensingActivity', () => {
       stored('a', 'statemachine/transition', 10, { curr_state: 'not a state' }),
     ]);
     expect(facts).toEqual([{ userId: 'a', lastDataTs: 10, lastLocationTs: undefined, lastState: undefined }]);
+  });
+
+  it('When the participant turns tracking off, then the state is the one the transition leaves, not the one it found', () => {
+    // A stop is recorded with the state the phone was in (waiting at a place); tracking is off after it.
+    const [facts] = sensingActivity([
+      stored('a', 'statemachine/transition', 500, {
+        curr_state: State.WAITING_FOR_TRIP_START,
+        transition: Transition.STOP_TRACKING,
+      }),
+    ]);
+    expect(facts?.lastState).toEqual({ state: State.TRACKING_STOPPED, ts: 500 });
   });
 });

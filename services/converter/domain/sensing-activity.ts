@@ -1,19 +1,6 @@
 import type { SensingActivity } from '../../../shared/tables/participant-activity.js';
 import type { StoredEntry } from '../../../shared/timeseries/index.js';
-
-/** The keys of sensed locations, raw and filtered (the phone's own filter): either says location sensing works. */
-const LOCATION_KEYS: ReadonlySet<string> = new Set(['background/location', 'background/filtered_location']);
-const TRANSITION_KEY = 'statemachine/transition';
-
-/** The state a stored transition reached (`data.curr_state`, e-mission's State enum), or undefined. */
-function stateOf(entry: StoredEntry): number | undefined {
-  try {
-    const state = (JSON.parse(entry.entryJson) as { data?: { curr_state?: unknown } }).data?.curr_state;
-    return typeof state === 'number' ? state : undefined;
-  } catch {
-    return undefined;
-  }
-}
+import { LOCATION_KEYS, TRANSITION_KEY, transitionStates } from './sensed-entries.js';
 
 /**
  * Per user of a batch of converted entries, what the phone says of its own sensing: the newest entry of any kind, the
@@ -33,7 +20,7 @@ export function sensingActivity(entries: readonly StoredEntry[]): SensingActivit
     seen.lastDataTs = Math.max(seen.lastDataTs ?? e.dataTs, e.dataTs);
     if (LOCATION_KEYS.has(e.key)) seen.lastLocationTs = Math.max(seen.lastLocationTs ?? e.dataTs, e.dataTs);
     if (e.key === TRANSITION_KEY && (seen.lastState === undefined || e.dataTs >= seen.lastState.ts)) {
-      const state = stateOf(e);
+      const state = transitionStates(e)?.after;
       if (state !== undefined) seen.lastState = { state, ts: e.dataTs };
     }
   }

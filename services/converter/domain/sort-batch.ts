@@ -48,6 +48,8 @@ export interface Converted {
   entry: StoredEntry;
   /** `data.start_ts` of a label, survey answer or note, for its notice (prepare-entry.ts). */
   startTs: number | null;
+  /** The phone's time zone, for the day-by-day record of what it sensed (day-sensing.ts). */
+  timeZone: string | null;
   record: UsercacheRecord;
   offset: number;
   /** A replayed dead letter (fix-usercache-processing): once stored and published, its error row is removed. */
@@ -120,7 +122,14 @@ export function sortBatch(messages: readonly BatchMessage[], rules: PrepareRules
     const { record, offset, replayed } = message;
     const prepared = prepareEntry(record, rules);
     if (prepared.ok)
-      sorted.converted.push({ entry: prepared.entry, startTs: prepared.startTs, record, offset, replayed });
+      sorted.converted.push({
+        entry: prepared.entry,
+        startTs: prepared.startTs,
+        timeZone: prepared.timeZone,
+        record,
+        offset,
+        replayed,
+      });
     else
       sorted.deadLetters.push(deadLetter(record, offset, { kind: 'unconvertible', reason: prepared.reason }, source));
   }

@@ -12,6 +12,8 @@ export const EXPORT_FORMATS = {
    */
   'trips-csv': { contentType: 'text/csv; charset=utf-8', fileExtension: 'trips.csv', reads: 'trips' },
   'sections-csv': { contentType: 'text/csv; charset=utf-8', fileExtension: 'sections.csv', reads: 'trips' },
+  /** One row per local day: its completeness score and what makes it (shared/quality/day-score.ts). */
+  'days-csv': { contentType: 'text/csv; charset=utf-8', fileExtension: 'days.csv', reads: 'days' },
 } as const;
 
 export type ExportFormat = keyof typeof EXPORT_FORMATS;

@@ -30,15 +30,25 @@ export const TRIP_CSV_COLUMNS = [
   'notes',
   'notes_json',
   'untracked',
+  'day_score',
 ] as const;
 
 /**
- * One CSV row per composite trip, untracked periods included (`untracked` true), for a researcher's spreadsheet.
- * Streamed: see `csvStream` for backpressure and errors.
+ * One CSV row per composite trip, untracked periods included (`untracked` true), for a researcher's spreadsheet, with
+ * the completeness score of the trip's local day (days-csv.ts) when `dayScoreOf` knows it. Streamed: see `csvStream`
+ * for backpressure and errors.
  */
-export function tripsCsv(trips: AsyncIterable<CompositeTrip>, opts: CsvExportOptions): CsvTextStream {
-  return csvStream(TRIP_CSV_COLUMNS, trips, (trip) => [tripRow(trip, opts.userId)]);
+export function tripsCsv(
+  trips: AsyncIterable<CompositeTrip>,
+  opts: CsvExportOptions & { dayScoreOf?: (localDate: string) => number | null | undefined },
+): CsvTextStream {
+  return csvStream(TRIP_CSV_COLUMNS, trips, (trip) => [
+    { ...tripRow(trip, opts.userId), day_score: opts.dayScoreOf?.(tripLocalDate(trip)) },
+  ]);
 }
+
+/** The trip's local date, e-mission's way: the date part of its local start time. */
+export const tripLocalDate = (trip: CompositeTrip): string => String(trip.data.start_fmt_time ?? '').slice(0, 10);
 
 /**
  * The row of one trip. The three common labels get columns; any other input (an ENKETO survey, a custom label) goes

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_GET_KEYS, MAX_LABEL_CHARS } from '../domain/parse-custom-label-request.js';
 import { CUSTOM_LABEL_KEYS } from '../stores.js';
 import { json, Token } from './phone-schemas.js';
-import { type PhoneRoute, USER_CALL_REFUSALS, WRITER_CALL_REFUSALS } from './phone-route.js';
+import { type GroupRoute, routeGroup, USER_CALL_REFUSALS, WRITER_CALL_REFUSALS } from './phone-route.js';
 
 /** routes/custom-labels.ts: the labels a user adds to their app's lists, as e-mission's cfc_webapp.py serves them. */
 
@@ -42,11 +42,33 @@ const ActiveLabels = z
 
 const writerRefusals = { ...WRITER_CALL_REFUSALS, 400: 'A malformed body, an unknown key or a label that is no label' };
 
-export const customLabelsApi: readonly PhoneRoute[] = [
+/**
+ * Insert and delete: a change of one label, named under the route's own field, which parseLabelOf reads for either.
+ * Both are writers' calls and answer the key's active labels after the change.
+ */
+function oneLabelChange(change: {
+  path: string;
+  summary: string;
+  field: 'inserted_label' | 'deleted_label';
+  bodyId: string;
+  answered: string;
+}): GroupRoute {
+  return {
+    method: 'post',
+    path: change.path,
+    summary: change.summary,
+    body: z.looseObject({ user: Token, [change.field]: LabelOf }).meta({ id: change.bodyId }),
+    example: { user: 'alice@example.org', [change.field]: { key: 'mode', label: 'e_scooter' } },
+    validatedBy: 'domain/parse-custom-label-request.ts parseLabelOf',
+    answers: { 200: { description: change.answered, content: json(ActiveLabels) } },
+    refusals: writerRefusals,
+  };
+}
+
+export const customLabelsApi = routeGroup('customlabel', [
   {
     method: 'post',
     path: '/customlabel/get',
-    tag: 'customlabel',
     summary: 'The user’s active labels of some keys',
     body: LabelGet,
     example: { user: 'alice@example.org', keys: ['mode', 'purpose'] },
@@ -59,21 +81,16 @@ export const customLabelsApi: readonly PhoneRoute[] = [
     },
     refusals: { ...USER_CALL_REFUSALS, 400: 'A malformed body, or an unknown key' },
   },
-  {
-    method: 'post',
+  oneLabelChange({
     path: '/customlabel/insert',
-    tag: 'customlabel',
     summary: 'Add a label (or make a deleted one active again, keeping its use count)',
-    body: z.looseObject({ user: Token, inserted_label: LabelOf }).meta({ id: 'CustomLabelInsert' }),
-    example: { user: 'alice@example.org', inserted_label: { key: 'mode', label: 'e_scooter' } },
-    validatedBy: 'domain/parse-custom-label-request.ts parseLabelOf',
-    answers: { 200: { description: 'Added', content: json(ActiveLabels) } },
-    refusals: writerRefusals,
-  },
+    field: 'inserted_label',
+    bodyId: 'CustomLabelInsert',
+    answered: 'Added',
+  }),
   {
     method: 'post',
     path: '/customlabel/update',
-    tag: 'customlabel',
     summary: 'Record that a trip’s label changed from one label to another',
     body: LabelUpdate,
     example: {
@@ -84,15 +101,11 @@ export const customLabelsApi: readonly PhoneRoute[] = [
     answers: { 200: { description: 'Recorded', content: json(ActiveLabels) } },
     refusals: writerRefusals,
   },
-  {
-    method: 'post',
+  oneLabelChange({
     path: '/customlabel/delete',
-    tag: 'customlabel',
     summary: 'Make a label inactive (a label the user does not have is no error)',
-    body: z.looseObject({ user: Token, deleted_label: LabelOf }).meta({ id: 'CustomLabelDelete' }),
-    example: { user: 'alice@example.org', deleted_label: { key: 'mode', label: 'e_scooter' } },
-    validatedBy: 'domain/parse-custom-label-request.ts parseLabelOf',
-    answers: { 200: { description: 'Removed', content: json(ActiveLabels) } },
-    refusals: writerRefusals,
-  },
-];
+    field: 'deleted_label',
+    bodyId: 'CustomLabelDelete',
+    answered: 'Removed',
+  }),
+]);

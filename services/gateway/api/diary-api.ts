@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { MAX_PLAUSIBLE_TS, parseIsoDay } from '../../../shared/time/index.js';
-import { json, StoredEntry, Token, UserBody } from './phone-schemas.js';
-import { type PhoneRoute, USER_CALL_REFUSALS } from './phone-route.js';
+import { json, StoredEntry, Token } from './phone-schemas.js';
+import { routeGroup, USER_CALL_REFUSALS } from './phone-route.js';
+import { userBodyCall } from './user-body-call.js';
 
 /** routes/results.ts: what the phone reads of its own trips, of the pipeline's progress, and of its raw data. */
 
@@ -43,15 +44,11 @@ const FindEntries = z
 
 const PipelineRange = z.object({ start_ts: z.number().nullable(), end_ts: z.number().nullable() });
 
-export const diaryApi: readonly PhoneRoute[] = [
-  {
-    method: 'post',
+export const diaryApi = routeGroup('diary', [
+  userBodyCall({
     path: '/timeline/getTrips/:day',
-    tag: 'diary',
     summary: 'The trips of one trip-local day, as the trip builder wrote them',
     params: z.object({ day: TripDay }),
-    body: UserBody,
-    example: { user: 'alice@example.org' },
     answers: {
       200: {
         description: 'The day’s trips',
@@ -59,36 +56,25 @@ export const diaryApi: readonly PhoneRoute[] = [
       },
     },
     refusals: { ...USER_CALL_REFUSALS, 400: 'A malformed body, or a day that is no existing date' },
-  },
-  {
-    method: 'post',
+  }),
+  userBodyCall({
     path: '/pipeline/get_complete_ts',
-    tag: 'diary',
     summary: 'Up to when the user’s data is processed into trips',
-    body: UserBody,
-    example: { user: 'alice@example.org' },
     answers: {
       200: {
         description: 'Seconds; null before anything is processed',
         content: json(z.object({ complete_ts: z.number().nullable() })),
       },
     },
-    refusals: USER_CALL_REFUSALS,
-  },
-  {
-    method: 'post',
+  }),
+  userBodyCall({
     path: '/pipeline/get_range_ts',
-    tag: 'diary',
     summary: 'The start of the first trip and the end of the last',
-    body: UserBody,
-    example: { user: 'alice@example.org' },
     answers: { 200: { description: 'Seconds; nulls before any trip', content: json(PipelineRange) } },
-    refusals: USER_CALL_REFUSALS,
-  },
+  }),
   {
     method: 'post',
     path: '/datastreams/find_entries/:timeType',
-    tag: 'diary',
     summary: 'The user’s own entries of some keys over a time range',
     description:
       'Raw entries come from the timeseries, analysis entries (composite trips and what they hold) from the trip builder. An answer is bounded in entries and in bytes: past either, a 400 naming the limit rather than a silently cut list, unless max_entries with first or last asks for a cut.',
@@ -113,4 +99,4 @@ export const diaryApi: readonly PhoneRoute[] = [
       404: 'A time type other than timestamp or local_date',
     },
   },
-];
+]);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Token } from './phone-schemas.js';
-import { BODY_REFUSALS, type PhoneRoute, TOKEN_REFUSALS } from './phone-route.js';
+import { BODY_REFUSALS, routeGroup, TOKEN_REFUSALS } from './phone-route.js';
 
 /**
  * routes/export.ts: a participant's download of their own data. The formats and the range rules belong to the
@@ -16,14 +16,13 @@ const ExportRequest = z
   })
   .meta({ id: 'ExportRequest', description: 'At most a year of days per call' });
 
-export const exportApi: readonly PhoneRoute[] = [
+export const exportApi = routeGroup('export', [
   {
     method: 'post',
     path: '/export/:format',
-    tag: 'export',
     summary: 'The user’s own data of some UTC days, as a file',
     description:
-      'Streamed at the pace the client reads it; a client that stops reading is disconnected. Formats: ndjson (the raw entries), geojson, gpx, trips-csv and sections-csv (the trips).',
+      'Streamed at the pace the client reads it; a client that stops reading is disconnected. Formats: ndjson (the raw entries), geojson, gpx, trips-csv and sections-csv (the trips), days-csv (each local day’s completeness).',
     params: z.object({ format: z.string().meta({ description: 'The file’s format', example: 'geojson' }) }),
     body: ExportRequest,
     example: { user: 'alice@example.org', start_date: '2024-05-01', end_date: '2024-05-31' },
@@ -50,4 +49,4 @@ export const exportApi: readonly PhoneRoute[] = [
       503: 'Too many exports at once, or Cassandra did not answer: retry after `Retry-After`',
     },
   },
-];
+]);

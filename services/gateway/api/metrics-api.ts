@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LABEL_DIMENSIONS, LABEL_METRICS } from '../domain/label-metrics.js';
 import { METRICS } from '../domain/metrics-summary.js';
 import { json, Token } from './phone-schemas.js';
-import { BODY_REFUSALS, type PhoneRoute, TOKEN_REFUSALS } from './phone-route.js';
+import { BODY_REFUSALS, routeGroup, TOKEN_REFUSALS } from './phone-route.js';
 
 /**
  * routes/metrics.ts: `/result/metrics/<timeType>`, one route whose body and answer depend on the time type:
@@ -104,11 +104,10 @@ const LabelMetricsByMetric = z
   .record(z.string(), z.array(z.looseObject({ date: z.string(), nUsers: z.int() })))
   .meta({ id: 'LabelMetricsByMetric' });
 
-export const metricsApi: readonly PhoneRoute[] = [
+export const metricsApi = routeGroup('metrics', [
   {
     method: 'post',
     path: '/result/metrics/:timeType',
-    tag: 'metrics',
     summary: 'Count, distance, duration and speed by mode, or labelled trips by label and day',
     description:
       'Aggregates count only the caller’s program, only accounts old enough, and only values that enough distinct users make; `aggregate_call_auth` decides who may ask for them. A call is bounded in days (two years) and in rows read.',
@@ -139,4 +138,4 @@ export const metricsApi: readonly PhoneRoute[] = [
       503: 'Too many aggregate queries at once, or Cassandra did not answer: retry after `Retry-After`',
     },
   },
-];
+]);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { json } from './phone-schemas.js';
-import type { PhoneRoute } from './phone-route.js';
+import { routeGroup } from './phone-route.js';
 
 /** routes/health.ts and api/openapi-route.ts: what operators, probes and tools read; no token, no START/END lines. */
 
@@ -13,11 +13,10 @@ const Readiness = z
   })
   .meta({ id: 'Readiness' });
 
-export const monitoringApi: readonly PhoneRoute[] = [
+export const monitoringApi = routeGroup('monitoring', [
   {
     method: 'get',
     path: '/health',
-    tag: 'monitoring',
     summary: 'Liveness: the process answers',
     answers: { 200: { description: 'Alive', content: json(z.object({ status: z.literal('ok') })) } },
     refusals: {},
@@ -25,7 +24,6 @@ export const monitoringApi: readonly PhoneRoute[] = [
   {
     method: 'get',
     path: '/ready',
-    tag: 'monitoring',
     summary: 'Readiness: every server the gateway needs answers',
     answers: {
       200: { description: 'Ready', content: json(Readiness) },
@@ -36,7 +34,6 @@ export const monitoringApi: readonly PhoneRoute[] = [
   {
     method: 'get',
     path: '/metrics',
-    tag: 'monitoring',
     summary: 'Prometheus metrics of this gateway',
     answers: {
       200: { description: 'The text exposition format', content: { 'text/plain': z.string() } },
@@ -46,7 +43,6 @@ export const monitoringApi: readonly PhoneRoute[] = [
   {
     method: 'get',
     path: '/openapi.json',
-    tag: 'monitoring',
     summary: 'This document',
     answers: {
       200: {
@@ -58,4 +54,4 @@ export const monitoringApi: readonly PhoneRoute[] = [
     },
     refusals: {},
   },
-];
+]);

@@ -50,6 +50,17 @@ export interface PhoneRoute {
   refusals: Readonly<Partial<Record<RefusalStatus, string>>>;
 }
 
+/** A route as its group's file declares it: the group gives the tag. */
+export type GroupRoute = Omit<PhoneRoute, 'tag'>;
+
+/**
+ * The routes of one part of the phone API, each shown under that part's tag. A file declares one part, so the tag
+ * is said once, where the routes are gathered, rather than in each route.
+ */
+export function routeGroup(tag: PhoneTag, routes: readonly GroupRoute[]): readonly PhoneRoute[] {
+  return routes.map((route) => ({ ...route, tag }));
+}
+
 /**
  * What any call with a JSON body can be refused for before its route runs (middleware/body-limits.ts,
  * middleware/json-body.ts), and the outage any call that reads or writes Cassandra or Kafka can meet.

@@ -6,6 +6,7 @@ import { monitoringApi } from './monitoring-api.js';
 import type { PhoneRoute } from './phone-route.js';
 import { profileApi } from './profile-api.js';
 import { programsApi } from './programs-api.js';
+import { publicApi } from './public-api.js';
 import { usercacheApi } from './usercache-api.js';
 
 /**
@@ -20,5 +21,6 @@ export const PHONE_ROUTES: readonly PhoneRoute[] = [
   ...customLabelsApi,
   ...exportApi,
   ...programsApi,
+  ...publicApi,
   ...monitoringApi,
 ];

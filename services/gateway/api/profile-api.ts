@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { BsonUuid, json, Token, UserBody } from './phone-schemas.js';
-import { type PhoneRoute, USER_CALL_REFUSALS, WRITER_CALL_REFUSALS } from './phone-route.js';
+import { BsonUuid, json, Token } from './phone-schemas.js';
+import { routeGroup, USER_CALL_REFUSALS, WRITER_CALL_REFUSALS } from './phone-route.js';
+import { userBodyCall } from './user-body-call.js';
 
 /** routes/profile.ts: registration, the profile the app shows, and the user's own deletion of their account. */
 
@@ -42,14 +43,10 @@ const AccountDeleted = z
 
 const tooOften = 'Too many calls from this address or token: retry after `Retry-After`';
 
-export const profileApi: readonly PhoneRoute[] = [
-  {
-    method: 'post',
+export const profileApi = routeGroup('profile', [
+  userBodyCall({
     path: '/profile/create',
-    tag: 'profile',
     summary: 'Register the token (again): the account’s uuid, the same for the same token',
-    body: UserBody,
-    example: { user: 'alice@example.org' },
     validatedBy: 'auth/admit-caller.ts admitCaller',
     answers: { 200: { description: 'The account, made if it was not', content: json(Registered) } },
     refusals: {
@@ -58,21 +55,15 @@ export const profileApi: readonly PhoneRoute[] = [
       403: 'The token is not accepted by the deployment or its program, was revoked, or its program is closed',
       429: tooOften,
     },
-  },
-  {
-    method: 'post',
+  }),
+  userBodyCall({
     path: '/profile/get',
-    tag: 'profile',
     summary: 'The user’s profile, with the pipeline’s range and trip counts',
-    body: UserBody,
-    example: { user: 'alice@example.org' },
     answers: { 200: { description: 'The profile', content: json(Profile) } },
-    refusals: USER_CALL_REFUSALS,
-  },
+  }),
   {
     method: 'post',
     path: '/profile/update',
-    tag: 'profile',
     summary: 'Set fields of the user’s profile',
     body: ProfileUpdate,
     example: { user: 'alice@example.org', update_doc: { curr_platform: 'android', client_app_version: '1.9.6' } },
@@ -80,15 +71,11 @@ export const profileApi: readonly PhoneRoute[] = [
     answers: { 200: { description: 'Saved', content: json(z.object({ update: z.literal(true) })) } },
     refusals: WRITER_CALL_REFUSALS,
   },
-  {
-    method: 'post',
+  userBodyCall({
     path: '/profile/delete',
-    tag: 'profile',
     summary: 'Delete the account and all its data; the token then answers 403 until it registers again',
     description:
       'Not in e-mission’s API: the app’s settings, or a study’s page holding the token, call it. Refused where tokens are e-mails (auth `skip`) and the gateway is reachable from the network.',
-    body: UserBody,
-    example: { user: 'alice@example.org' },
     answers: { 200: { description: 'What was deleted', content: json(AccountDeleted) } },
     refusals: {
       ...USER_CALL_REFUSALS,
@@ -96,5 +83,5 @@ export const profileApi: readonly PhoneRoute[] = [
       429: tooOften,
       503: 'Too many deletions at once, or Cassandra did not answer: retry after `Retry-After`',
     },
-  },
-];
+  }),
+]);

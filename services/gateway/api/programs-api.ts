@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DeploymentConfig, json } from './phone-schemas.js';
-import type { PhoneRoute } from './phone-route.js';
+import { routeGroup } from './phone-route.js';
 
 /** routes/programs.ts and routes/join.ts: what anyone may read of a program, without a token. */
 
@@ -8,11 +8,10 @@ const Program = z.object({ program: z.string().meta({ description: 'The program�
 
 const programUnreadable = 'The program’s stored configuration could not be read: retry after `Retry-After`';
 
-export const programsApi: readonly PhoneRoute[] = [
+export const programsApi = routeGroup('programs', [
   {
     method: 'get',
     path: '/programs/:program/config.json',
-    tag: 'programs',
     summary: 'The program’s configuration, for an app build whose configuration URL points here',
     params: Program,
     answers: {
@@ -31,7 +30,6 @@ export const programsApi: readonly PhoneRoute[] = [
   {
     method: 'get',
     path: '/join/:program',
-    tag: 'programs',
     summary: 'The program’s join page: a new token as a QR code and as the app’s login links',
     description:
       'Only where the program lets phones make their own tokens; a program that admits by invitation, or is closed, gets a page saying so. Each visit makes a new token.',
@@ -46,4 +44,4 @@ export const programsApi: readonly PhoneRoute[] = [
     answers: { 200: { description: 'An HTML page', content: { 'text/html': z.string() } } },
     refusals: { 404: 'The deployment serves no such program', 503: programUnreadable },
   },
-];
+]);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { MAX_ENTRIES_PER_PUT } from '../../../shared/events/index.js';
-import { DeploymentConfig, json, PhoneEntry, StoredEntry, Token, UserBody } from './phone-schemas.js';
-import { type PhoneRoute, USER_CALL_REFUSALS, WRITER_CALL_REFUSALS } from './phone-route.js';
+import { DeploymentConfig, json, PhoneEntry, StoredEntry, Token } from './phone-schemas.js';
+import { routeGroup, WRITER_CALL_REFUSALS } from './phone-route.js';
+import { userBodyCall } from './user-body-call.js';
 
 /** routes/usercache.ts: the phone's pushes (puts) and the documents it pulls. */
 
@@ -45,11 +46,10 @@ const putRefusals = {
   503: 'Too many puts wait already, or Kafka did not acknowledge in time: retry after `Retry-After`; nothing was stored',
 };
 
-export const usercacheApi: readonly PhoneRoute[] = [
+export const usercacheApi = routeGroup('usercache', [
   {
     method: 'post',
     path: '/usercache/put',
-    tag: 'usercache',
     summary: 'Store the phone’s entries (all or none)',
     description:
       'Each entry goes to the usercache topic; the answer is `{}`, or the program’s configuration when the phone’s copy is outdated. A put from a suspended subgroup is answered as usual and stored nowhere.',
@@ -62,7 +62,6 @@ export const usercacheApi: readonly PhoneRoute[] = [
   {
     method: 'post',
     path: '/usercache/putone',
-    tag: 'usercache',
     summary: 'Store one entry',
     body: z.looseObject({ user: Token, the_entry: PhoneEntry }).meta({ id: 'PutOne' }),
     example: { user: 'alice@example.org', the_entry: location },
@@ -70,14 +69,9 @@ export const usercacheApi: readonly PhoneRoute[] = [
     answers: { 200: { description: 'Stored', content: json(z.object({ putone: z.literal(true) })) } },
     refusals: putRefusals,
   },
-  {
-    method: 'post',
+  userBodyCall({
     path: '/usercache/get',
-    tag: 'usercache',
     summary: 'The documents the server keeps for the phone (its trips to label, its configuration)',
-    body: UserBody,
-    example: { user: 'alice@example.org' },
     answers: { 200: { description: 'The documents', content: json(ServerToPhone) } },
-    refusals: USER_CALL_REFUSALS,
-  },
-];
+  }),
+]);

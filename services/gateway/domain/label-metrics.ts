@@ -1,5 +1,6 @@
 import type { LabelTripFact as StoredLabelTripFact } from '../../../shared/tables/label-trip-metrics.js';
 import { passesK, rememberUser } from './metrics-summary.js';
+import { addTravel, isSummedMetric, SUMMED_METRICS, type TravelSums } from './summed-metrics.js';
 
 /**
  * `/result/metrics/yyyy_mm_dd`: the aggregate comparison over all users' confirmed trips by label, per trip-local
@@ -25,7 +26,7 @@ export type LabelTripFact = Pick<
   | 'responded'
 >;
 
-export const LABEL_METRICS = ['count', 'distance', 'duration', 'response_count', 'footprint'] as const;
+export const LABEL_METRICS = [...SUMMED_METRICS, 'response_count', 'footprint'] as const;
 export type LabelMetric = (typeof LABEL_METRICS)[number];
 const LABEL_METRIC_SET: ReadonlySet<string> = new Set(LABEL_METRICS);
 export function isLabelMetric(name: string): name is LabelMetric {
@@ -113,10 +114,7 @@ export interface LabelMetricsDay {
   last_updated: number;
 }
 
-interface ValueTotals {
-  count: number;
-  distance: number;
-  duration: number;
+interface ValueTotals extends TravelSums {
   kgCo2: number;
   /** Trips of this value with a footprint factor. */
   footprintTrips: number;
@@ -185,9 +183,7 @@ export function createLabelMetricsAccumulator(
         t = { count: 0, distance: 0, duration: 0, kgCo2: 0, footprintTrips: 0, users: new Set() };
         values.set(value, t);
       }
-      t.count += 1;
-      t.distance += fact.distance;
-      t.duration += fact.duration;
+      addTravel(t, fact);
       if (factor !== undefined) {
         t.kgCo2 += (fact.distance / 1000) * factor;
         t.footprintTrips += 1;
@@ -197,13 +193,8 @@ export function createLabelMetricsAccumulator(
   }
 
   function measure(metric: LabelMetric, value: string, t: ValueTotals): LabelMeasure | undefined {
+    if (isSummedMetric(metric)) return t[metric];
     switch (metric) {
-      case 'count':
-        return t.count;
-      case 'distance':
-        return t.distance;
-      case 'duration':
-        return t.duration;
       case 'response_count':
         return value === UNLABELED || value === UNKNOWN
           ? { responded: 0, not_responded: t.count }

@@ -1,10 +1,11 @@
 import type { SectionFact } from '../../../shared/tables/section-metrics.js';
 import { type LocalDate, isoLocal, localDate } from '../../../shared/time/local-time.js';
+import { addSums, addTravel, isSummedMetric, SUMMED_METRICS, type TravelSums } from './summed-metrics.js';
 
 /** What the metrics need of one built section: a row of the section metrics the trip builder keeps. */
 export type { SectionFact };
 
-export const METRICS = ['count', 'distance', 'duration', 'mean_speed', 'median_speed'] as const;
+export const METRICS = [...SUMMED_METRICS, 'mean_speed', 'median_speed'] as const;
 export type MetricName = (typeof METRICS)[number];
 
 const METRIC_SET: ReadonlySet<string> = new Set(METRICS);
@@ -22,10 +23,7 @@ export type ModeSummary = Record<string, unknown> & {
 };
 
 /** Running totals of one mode in one bin: constant work per section, whatever the bin's size. */
-interface ModeTotals {
-  count: number;
-  distance: number;
-  duration: number;
+interface ModeTotals extends TravelSums {
   speedSum: number;
   speedCount: number;
   /** Distinct users of this mode, remembered only up to `minUsers`: enough to know whether the cell may be shown. */
@@ -121,24 +119,14 @@ export function createMetricsAccumulator(binning: Binning, options: AccumulatorO
 
   function add(s: SectionFact): void {
     rolled = undefined;
-    const key = dayKey(s);
-    let bin = days.get(key);
-    if (!bin) {
-      bin = { users: new Set(), modes: new Map(), firstTs: s.startTs, firstZone: s.timeZone };
-      days.set(key, bin);
-    } else if (s.startTs < bin.firstTs) {
-      bin.firstTs = s.startTs;
-      bin.firstZone = s.timeZone;
-    }
+    const bin = binKeepingEarliest(days, dayKey(s), s.startTs, s.timeZone);
     bin.users.add(s.userId);
     let m = bin.modes.get(s.mode);
     if (!m) {
       m = { count: 0, distance: 0, duration: 0, speedSum: 0, speedCount: 0, users: new Set() };
       bin.modes.set(s.mode, m);
     }
-    m.count += 1;
-    m.distance += s.distance;
-    m.duration += s.duration;
+    addTravel(m, s);
     if (s.duration > 0) {
       m.speedSum += s.distance / s.duration;
       m.speedCount += 1;
@@ -158,15 +146,7 @@ export function createMetricsAccumulator(binning: Binning, options: AccumulatorO
     const out = new Map<string | number, Bin>();
     for (const [day, cell] of days) {
       if (!passesK(cell.users, minUsers)) continue;
-      const key = coarseKey(day);
-      let bin = out.get(key);
-      if (!bin) {
-        bin = { users: new Set(), modes: new Map(), firstTs: cell.firstTs, firstZone: cell.firstZone };
-        out.set(key, bin);
-      } else if (cell.firstTs < bin.firstTs) {
-        bin.firstTs = cell.firstTs;
-        bin.firstZone = cell.firstZone;
-      }
+      const bin = binKeepingEarliest(out, coarseKey(day), cell.firstTs, cell.firstZone);
       for (const u of cell.users) bin.users.add(u);
       for (const [mode, m] of cell.modes) {
         if (!passesK(m.users, minUsers)) continue;
@@ -175,9 +155,7 @@ export function createMetricsAccumulator(binning: Binning, options: AccumulatorO
           bin.modes.set(mode, { ...m, users: new Set(m.users) });
           continue;
         }
-        into.count += m.count;
-        into.distance += m.distance;
-        into.duration += m.duration;
+        addSums(into, m);
         into.speedSum += m.speedSum;
         into.speedCount += m.speedCount;
         for (const u of m.users) rememberUser(into.users, u, minUsers);
@@ -252,17 +230,24 @@ export function wholeTimestampBins(
 
 /** The value of one metric for one mode. `median_speed` is an alias of `mean_speed`, as in e-mission. */
 function modeValue(metric: MetricName, m: ModeTotals): number | undefined {
-  switch (metric) {
-    case 'count':
-      return m.count;
-    case 'distance':
-      return m.distance;
-    case 'duration':
-      return m.duration;
-    case 'mean_speed':
-    case 'median_speed':
-      return m.speedCount > 0 ? m.speedSum / m.speedCount : undefined;
+  if (isSummedMetric(metric)) return m[metric];
+  return m.speedCount > 0 ? m.speedSum / m.speedCount : undefined;
+}
+
+/**
+ * The bin under `key`, made on its first section (or day). A bin is stamped with its earliest one's time and zone,
+ * whatever order they arrive in: a local-date bin's start is read in that zone.
+ */
+function binKeepingEarliest(bins: Map<string | number, Bin>, key: string | number, ts: number, zone: string): Bin {
+  let bin = bins.get(key);
+  if (!bin) {
+    bin = { users: new Set(), modes: new Map(), firstTs: ts, firstZone: zone };
+    bins.set(key, bin);
+  } else if (ts < bin.firstTs) {
+    bin.firstTs = ts;
+    bin.firstZone = zone;
   }
+  return bin;
 }
 
 function timestampBinStart(freq: TimestampFreq): (s: Pick<SectionFact, 'startTs'>) => number {
@@ -300,25 +285,28 @@ function periodStart(label: string, timeZone: string): number {
   return wallAsUtc - (shownAsUtc - wallAsUtc);
 }
 
-/** One-shot helpers over a list, for callers (and tests) that already hold the sections. */
-export function summarizeByTimestamp(
+/** One-shot summaries over a list, for callers (and tests) that already hold the sections. */
+function summarizeList(
   sections: readonly SectionFact[],
-  freq: TimestampFreq,
+  binning: Binning,
   metric: MetricName,
-  options: AccumulatorOptions = {},
+  options: AccumulatorOptions,
 ): ModeSummary[] {
-  const acc = createMetricsAccumulator({ by: 'timestamp', freq }, options);
+  const acc = createMetricsAccumulator(binning, options);
   for (const s of sections) acc.add(s);
   return acc.summaries(metric);
 }
 
-export function summarizeByLocalDate(
+/** A one-shot summary over one kind of bin, named by its frequency. */
+type OneShotSummary<Freq> = (
   sections: readonly SectionFact[],
-  freq: LocalFreq,
+  freq: Freq,
   metric: MetricName,
-  options: AccumulatorOptions = {},
-): ModeSummary[] {
-  const acc = createMetricsAccumulator({ by: 'local_date', freq }, options);
-  for (const s of sections) acc.add(s);
-  return acc.summaries(metric);
-}
+  options?: AccumulatorOptions,
+) => ModeSummary[];
+
+export const summarizeByTimestamp: OneShotSummary<TimestampFreq> = (sections, freq, metric, options = {}) =>
+  summarizeList(sections, { by: 'timestamp', freq }, metric, options);
+
+export const summarizeByLocalDate: OneShotSummary<LocalFreq> = (sections, freq, metric, options = {}) =>
+  summarizeList(sections, { by: 'local_date', freq }, metric, options);

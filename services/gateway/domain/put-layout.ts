@@ -1,5 +1,14 @@
 import { MAX_JSON_DEPTH } from '../../../shared/json/json-depth.js';
-import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../../../shared/json/json-bytes.js';
+import {
+  BACKSLASH,
+  CLOSE_ARRAY,
+  CLOSE_OBJECT,
+  COLON,
+  COMMA,
+  OPEN_ARRAY,
+  OPEN_OBJECT,
+  QUOTE,
+} from '../../../shared/json/json-bytes.js';
 
 /**
  * Where each entry of a put's list lies in the body's bytes, so the gateway can parse one entry at a time and

@@ -169,6 +169,31 @@ interface FileReading {
   bounds: DumpBounds;
 }
 
+/** Reports what ended a file's reading early, at the place it was reached. */
+function stopReading(reading: FileReading, place: EntryPlace, problem: string): void {
+  reading.skip({ ...place, reason: `${problem}; the rest of the file was not read` });
+}
+
+/**
+ * The file's next element or line; a read the content broke (bad JSON, a bound) reports it and gives undefined, which
+ * ends the file. A system error (unreadable file, disk) is thrown: the import as a whole fails.
+ */
+async function nextOrStop<T>(
+  iterator: AsyncIterator<T>,
+  reading: FileReading,
+  place: EntryPlace,
+  /** A bound the read broke, asked after the failure (the bound is what made the parser fail). */
+  boundProblem: () => string | undefined = () => undefined,
+): Promise<IteratorResult<T> | undefined> {
+  try {
+    return await iterator.next();
+  } catch (err) {
+    if (isSystemError(err)) throw err;
+    stopReading(reading, place, boundProblem() ?? messageOf(err));
+    return undefined;
+  }
+}
+
 function entryAt(doc: unknown, place: EntryPlace, reading: FileReading): EmissionEntry | undefined {
   const result = toEmissionEntry(doc, place, reading.defaultUser);
   if (result.ok) return result.entry;
@@ -192,25 +217,11 @@ async function* readArray(reading: FileReading): AsyncGenerator<EmissionEntry> {
   let next = 0;
   try {
     for (;;) {
-      let step: IteratorResult<{ key: number; value: unknown }>;
-      try {
-        step = await iterator.next();
-      } catch (err) {
-        if (isSystemError(err)) throw err;
-        reading.skip({
-          file: reading.file,
-          element: next,
-          reason: `${bounded.problem ?? messageOf(err)}; the rest of the file was not read`,
-        });
-        return;
-      }
+      const place = { file: reading.file, element: next };
+      const step = await nextOrStop(iterator, reading, place, () => bounded.problem);
+      if (step === undefined) return;
       if (step.done) {
-        if (bounded.problem !== undefined)
-          reading.skip({
-            file: reading.file,
-            element: next,
-            reason: `${bounded.problem}; the rest of the file was not read`,
-          });
+        if (bounded.problem !== undefined) stopReading(reading, place, bounded.problem);
         return;
       }
       bounded.entryDone();
@@ -236,22 +247,12 @@ async function* readNdjson(reading: FileReading): AsyncGenerator<EmissionEntry> 
   let line = 0;
   try {
     for (;;) {
-      let step: IteratorResult<string>;
-      try {
-        step = await iterator.next();
-      } catch (err) {
-        if (isSystemError(err)) throw err;
-        reading.skip({
-          file: reading.file,
-          line: line + 1,
-          reason: `${messageOf(err)}; the rest of the file was not read`,
-        });
-        return;
-      }
+      const step = await nextOrStop(iterator, reading, { file: reading.file, line: line + 1 });
+      if (step === undefined) return;
       line++;
       // The line that broke a bound is cut short (or never came): it is reported in its place.
       if (bounded.problem !== undefined && (step.done || line > bounded.linesPassed)) {
-        reading.skip({ file: reading.file, line, reason: `${bounded.problem}; the rest of the file was not read` });
+        stopReading(reading, { file: reading.file, line }, bounded.problem);
         return;
       }
       if (step.done) return;

@@ -1,16 +1,6 @@
 import pLimit from 'p-limit';
 import type { Cql, Statement } from '../../../shared/cassandra/index.js';
-import {
-  createCompositeEntriesTable,
-  createDiaryDaysTable,
-  createLabelTripMetricsTable,
-  createParticipantActivityTable,
-  createPipelineStateTable,
-  createSectionMetricsTable,
-  createTripBuilderStateTable,
-  createTripLabelCountsTable,
-  createTripsTable,
-} from '../../../shared/tables/index.js';
+import { createTripBuilderStateTable, createTripsTable, openTables } from '../../../shared/tables/index.js';
 import type { PlaceAnchor } from '../domain/cleaning/cleaned-trip.js';
 import { compositeDayFacts, sectionFacts } from '../domain/diary/day-facts.js';
 import { tripLocalDate } from '../domain/diary/trip-geojson.js';
@@ -27,13 +17,8 @@ const OLD_TRIP_READS = 16;
 export function createCassandraTripStore(cql: Cql): TripStore {
   const trips = createTripsTable<BuiltTrip, PlaceAnchor>(cql);
   const state = createTripBuilderStateTable<PlaceAnchor>(cql);
-  const sectionMetrics = createSectionMetricsTable(cql);
-  const diaryDays = createDiaryDaysTable(cql);
-  const compositeEntries = createCompositeEntriesTable(cql);
-  const labelCounts = createTripLabelCountsTable(cql);
-  const labelMetrics = createLabelTripMetricsTable(cql);
-  const pipelineState = createPipelineStateTable(cql);
-  const activity = createParticipantActivityTable(cql);
+  const { sectionMetrics, diaryDays, compositeEntries, labelCounts, labelMetrics, pipelineState, activity } =
+    openTables(cql);
 
   /**
    * `tripsUnchanged`: the date's trips are those of its last save (a relabel), so no label-metric row can have

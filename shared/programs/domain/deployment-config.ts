@@ -24,6 +24,28 @@ const Opcode = z.looseObject({
 /** Days raw locations are kept; read on its own by retention too (retention-days.ts), whatever else fails. */
 export const RawLocationDays = z.number().int().min(0).max(36_500);
 
+/** The sections a program's public dashboard can show (docs/public-dashboards.md), in the order it shows them. */
+export const PUBLIC_DASHBOARD_SECTIONS = ['trips', 'distance', 'mode_share', 'labelled_share', 'footprint'] as const;
+export type PublicDashboardSection = (typeof PUBLIC_DASHBOARD_SECTIONS)[number];
+
+/** Most weeks a public dashboard covers: each is seven day partitions read per refresh. */
+export const MAX_PUBLIC_DASHBOARD_WEEKS = 52;
+
+/**
+ * The program's public dashboard (`/public/<program>/`): aggregates anyone may read, with the k rule of the group
+ * comparisons. Shown unless `enabled` is false or `public_aggregates` is false.
+ */
+const PublicDashboard = z.strictObject({
+  /** false: `/public/<program>/` answers 404, as for a program the deployment does not serve. @defaultValue true */
+  enabled: z.boolean().optional(),
+  /** The sections shown, in the dashboard's own order whatever the order here. @defaultValue every section */
+  sections: z.array(z.enum(PUBLIC_DASHBOARD_SECTIONS)).min(1).optional(),
+  /** Whole weeks shown, the last one holding `end_date`. @defaultValue 12 */
+  weeks: z.number().int().min(1).max(MAX_PUBLIC_DASHBOARD_WEEKS).optional(),
+  /** The last day shown (trip-local, YYYY-MM-DD), for a study that has ended. @defaultValue today (UTC) */
+  end_date: z.iso.date().optional(),
+});
+
 /**
  * What Itinera itself reads of a program, under a key of its own (the app ignores keys it does not know): settings
  * of the server, not of the phone.
@@ -37,6 +59,7 @@ const ItineraSettings = z.strictObject({
   closed: z.boolean().optional(),
   /** What a phone is told when the program is closed. */
   closed_message: z.string().max(500).optional(),
+  public_dashboard: PublicDashboard.optional(),
 });
 
 export const DeploymentConfigSchema = z

@@ -105,6 +105,39 @@ function render(day) {
   $('#trip-lines-count').textContent = String(dayMap.draw(trips));
 }
 
+/** What each class of quarter-hour is called on the page (shared/quality/day-score.ts states the rule). */
+const QUARTER_WORDS = {
+  L: 'located',
+  P: 'at a place',
+  T: 'tracking off',
+  M: 'no locations',
+  N: 'no data',
+};
+const GAP_WORDS = { tracking_off: 'tracking off', no_locations: 'no locations', no_data: 'no data' };
+
+function renderQuality(quality) {
+  const day = quality.days.find((d) => d.localDate === date);
+  if (!day) return;
+  $('#day-quality').hidden = false;
+  $('#day-score').textContent = day.score === null ? '–' : `${Math.round(day.score * 100)} %`;
+  const counts = Object.entries(QUARTER_WORDS)
+    .map(([letter, word]) => [word, [...day.strip].filter((c) => c === letter).length])
+    .filter(([, n]) => n > 0);
+  const strip = $('#day-strip');
+  strip.setAttribute('aria-label', `Quarter-hours of the day: ${counts.map(([w, n]) => `${n} ${w}`).join(', ')}`);
+  strip.replaceChildren(
+    ...[...day.strip].map((c, i) => h('span', { class: `q-${c}`, title: `${hhmmOfQuarter(i)} ${QUARTER_WORDS[c]}` })),
+  );
+  const battery = day.battery ? ` · battery ${Math.round(day.battery.pct)} % at its last reading` : '';
+  const labelled = day.trips ? ` · ${day.labelledTrips} of ${day.trips} trips labelled` : '';
+  $('#day-quality-summary').textContent = `${day.hoursWithLocations} h with locations${labelled}${battery}`;
+  $('#day-gaps').replaceChildren(
+    ...day.gaps.map((g) => h('li', {}, `${g.from}–${g.to}: ${GAP_WORDS[g.reason] ?? g.reason}`)),
+  );
+}
+
+const hhmmOfQuarter = (q) => `${String(Math.floor(q / 4)).padStart(2, '0')}:${String((q % 4) * 15).padStart(2, '0')}`;
+
 $('#day-date').textContent = date;
 $('#day-user').textContent = user;
 $('#participant-link').href = `index.html?q=${encodeURIComponent(user)}`;
@@ -118,10 +151,19 @@ pick.addEventListener('change', () => {
 async function start() {
   // The day is asked for at once, beside /me (which the map's tile URL comes from).
   const day = user ? get(`users/${encodeURIComponent(user)}/days/${date}`) : undefined;
+  // The day's completeness is read beside it; a failure there leaves the trips shown.
+  const quality = user
+    ? get(`users/${encodeURIComponent(user)}/quality?from=${date}&to=${date}`).catch(() => undefined)
+    : undefined;
   const me = await initNav();
   dayMap = createDayMap($('#map'), me.tileUrl, selectTrip);
   $('#no-base-map').hidden = Boolean(me.tileUrl);
-  if (day) return render(await day);
+  if (day) {
+    render(await day);
+    const q = await quality;
+    if (q) renderQuality(q);
+    return;
+  }
   dayMap.draw([]);
   showError('This page needs ?user=<uuid>&date=YYYY-MM-DD: open it from the participants page.');
 }

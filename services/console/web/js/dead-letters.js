@@ -1,10 +1,27 @@
 /** Dead letters: counts by key and reason, the entries themselves, and replays (selected, all, from the topic). */
 import { get, post } from './api.js';
-import { $, emptyRow, fmtTs, h, int, markReady, row } from './dom.js';
+import { $, emptyRow, fmtTs, frameTable, h, int, markReady, prettyJson, row } from './dom.js';
 import { followJob } from './job.js';
 import { initNav } from './nav.js';
 
-const listBody = $('#list-table').tBodies[0];
+const summaryTable = frameTable($('#summary-table'), [
+  'Key',
+  'Reason',
+  ['Count', 'num'],
+  { label: h('span', { class: 'muted' }, 'list') },
+]);
+const selectAll = h('input', { type: 'checkbox', id: 'select-all', 'aria-label': 'Select every entry listed' });
+const listTable = frameTable($('#list-table'), [
+  { label: selectAll, class: 'operator-only' },
+  'User token',
+  'Key',
+  'Type',
+  'Written',
+  'Failed',
+  'Reason',
+  'Entry',
+]);
+const listBody = listTable.tBodies[0];
 const selected = new Map(); // row key → DeadLetterRef
 const refKey = (d) => `${d.userId}|${d.key}|${d.writeTs}|${d.type}`;
 let jobRunning = false;
@@ -22,7 +39,7 @@ async function loadSummary() {
       h('button', { type: 'button', class: 'link', onclick: () => filterTo(g.key, g.reason) }, 'list'),
     ]),
   );
-  $('#summary-table').tBodies[0].replaceChildren(...(rows.length ? rows : [emptyRow(4, 'No dead letters.')]));
+  summaryTable.tBodies[0].replaceChildren(...(rows.length ? rows : [emptyRow(4, 'No dead letters.')]));
 }
 
 function filterTo(key, reason) {
@@ -38,15 +55,7 @@ function updateSelection() {
   button.disabled = selected.size === 0 || jobRunning;
   $('[data-testid="replay-all"]').disabled = jobRunning;
   const boxes = listBody.querySelectorAll('input[type="checkbox"]');
-  $('#select-all').checked = boxes.length > 0 && selected.size === boxes.length;
-}
-
-function prettyJson(text) {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
+  selectAll.checked = boxes.length > 0 && selected.size === boxes.length;
 }
 
 function letterRow(d) {
@@ -100,7 +109,7 @@ async function runJob(start) {
   }
 }
 
-$('#select-all').addEventListener('change', (e) => {
+selectAll.addEventListener('change', (e) => {
   for (const box of listBody.querySelectorAll('input[type="checkbox"]')) {
     if (box.checked !== e.target.checked) box.click();
   }

@@ -111,6 +111,45 @@ export function row(cells, attrs = {}) {
   );
 }
 
+/**
+ * A table's head row. A column is its label, [label, className] as a cell of row() is, or { label, sort, ...attrs }:
+ * `sort` makes the label a button and names the column's key (data-sort); the other attributes go on the `th`.
+ */
+export function tableHead(columns) {
+  const th = (column) => {
+    const { label, sort, ...attrs } =
+      typeof column === 'string'
+        ? { label: column }
+        : Array.isArray(column)
+          ? { label: column[0], class: column[1] }
+          : column;
+    return h(
+      'th',
+      { scope: 'col', 'data-sort': sort, ...attrs },
+      sort ? h('button', { type: 'button' }, label) : label,
+    );
+  };
+  return h('thead', {}, h('tr', {}, columns.map(th)));
+}
+
+/**
+ * Gives one of the page's `<table class="data">` its head and an empty body for the rows (before its foot, when the
+ * page wrote one): the page names the columns where it draws the rows, and the markup of a table is written once.
+ */
+export function frameTable(table, columns) {
+  table.prepend(tableHead(columns), h('tbody'));
+  return table;
+}
+
+/** JSON text indented for reading; anything else as it is. */
+export function prettyJson(text) {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
 /** A single full-width "nothing here" row. */
 export function emptyRow(columns, text) {
   return h('tr', {}, h('td', { class: 'empty', colspan: columns }, text));

@@ -1,8 +1,8 @@
 /** Participants: one row per user, sorted, searched and paged by the server. State lives in the URL. */
-import { get, me, post } from './api.js';
+import { me, post } from './api.js';
 import { initNav } from './nav.js';
-import { createPager } from './pager.js';
-import { $, debounce, dec, emptyRow, fmtLocal, fmtTs, h, int, localDate, markReady, row } from './dom.js';
+import { createPager, latestAnswerLoader } from './pager.js';
+import { $, debounce, dec, emptyRow, fmtLocal, fmtTs, frameTable, h, int, localDate, markReady, row } from './dom.js';
 
 const params = new URLSearchParams(location.search);
 const state = {
@@ -12,11 +12,23 @@ const state = {
   dir: params.get('dir') === 'asc' ? 'asc' : 'desc',
   q: params.get('q') ?? '',
 };
-const table = $('[data-testid="participants-table"]');
+const table = frameTable($('[data-testid="participants-table"]'), [
+  { label: 'Token', sort: 'token' },
+  'Program',
+  { label: 'Created', sort: 'created' },
+  { label: 'First push', sort: 'firstPush' },
+  { label: 'Last push', sort: 'lastPush' },
+  { label: 'Last trip', sort: 'lastTrip', title: 'Where the trip happened, with its UTC offset' },
+  { label: 'Trips', sort: 'trips', class: 'num' },
+  { label: '% labelled', sort: 'labelledPct', class: 'num' },
+  { label: 'Errors', sort: 'errors', class: 'num' },
+  'Platform',
+  'App version',
+]);
 // `load` is hoisted: the pager asks for another page through it.
 const pager = createPager(state, load);
+const loadRows = latestAnswerLoader(table, 'participants', state, render);
 let operator = false;
-let seq = 0;
 
 function syncUrl() {
   const q = new URLSearchParams();
@@ -82,16 +94,9 @@ function render(data) {
   }
 }
 
-async function load() {
-  const mine = ++seq;
+function load() {
   syncUrl();
-  table.setAttribute('aria-busy', 'true');
-  try {
-    const data = await get('participants', state);
-    if (mine === seq) render(data);
-  } finally {
-    if (mine === seq) table.setAttribute('aria-busy', 'false');
-  }
+  return loadRows();
 }
 
 for (const th of table.tHead.querySelectorAll('th[data-sort]')) {

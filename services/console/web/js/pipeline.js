@@ -1,10 +1,17 @@
 /** Pipeline: consumer lag per group and partition, stalled groups, users whose trips are behind. Refreshes every 5 s. */
 import { clearError, get } from './api.js';
-import { $, age, dec, emptyRow, fmtTs, h, int, markReady, row } from './dom.js';
+import { $, age, dec, emptyRow, fmtTs, frameTable, h, int, markReady, row, tableHead } from './dom.js';
 import { initNav } from './nav.js';
 
 const REFRESH_MS = 5000;
 let timer = null;
+const behindTable = frameTable($('#behind-table'), [
+  'Token',
+  'User',
+  'Trips built up to',
+  'Last push',
+  ['Behind by', 'num'],
+]);
 
 function groupSection(g, now) {
   const head = h(
@@ -30,17 +37,14 @@ function groupSection(g, now) {
   const table = h(
     'table',
     { class: 'data', 'data-testid': 'pipeline-table', 'data-group': g.group, 'aria-label': `Partitions of ${g.group}` },
-    h(
-      'thead',
-      {},
-      h(
-        'tr',
-        {},
-        ['Partition', 'Committed', 'End', 'Lag', 'Last commit', 'Rate /s'].map((t, i) =>
-          h('th', { scope: 'col', class: i === 4 ? null : 'num' }, t),
-        ),
-      ),
-    ),
+    tableHead([
+      ['Partition', 'num'],
+      ['Committed', 'num'],
+      ['End', 'num'],
+      ['Lag', 'num'],
+      'Last commit',
+      ['Rate /s', 'num'],
+    ]),
     h('tbody', {}, rows.length ? rows : emptyRow(6, 'no partitions')),
     h('tfoot', {}, row(['Total', '', '', [int(g.lag), g.lag > 0 ? 'num bad' : 'num'], '', [dec(g.rate), 'num']])),
   );
@@ -78,7 +82,7 @@ function render(p) {
       [age(u.resumeFromTs, u.lastPush), 'num'],
     ]),
   );
-  $('#behind-table').tBodies[0].replaceChildren(...(rows.length ? rows : [emptyRow(5, 'nobody is behind')]));
+  behindTable.tBodies[0].replaceChildren(...(rows.length ? rows : [emptyRow(5, 'nobody is behind')]));
 }
 
 async function refresh() {

@@ -1,17 +1,13 @@
 /** Programs: each program's configuration and history; new versions (operators) and new programs (deployment). */
 import { get, post } from './api.js';
-import { $, emptyRow, fmtTs, h, int, markReady, row } from './dom.js';
+import { $, emptyRow, fmtTs, frameTable, h, int, markReady, prettyJson, row } from './dom.js';
 import { initNav } from './nav.js';
 
 const programParam = new URLSearchParams(location.search).get('program');
-
-function pretty(text) {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
-}
+// A program's row in the list is its current version's row in its history, with its name first.
+const VERSION_COLUMNS = [['Version', 'num'], 'Changed', 'By', 'Note'];
+const programsTable = frameTable($('[data-testid="programs-table"]'), ['Program', ...VERSION_COLUMNS]);
+const historyTable = frameTable($('[data-testid="program-history"]'), VERSION_COLUMNS);
 
 function status(text) {
   $('#program-status').textContent = text;
@@ -36,7 +32,7 @@ async function loadList() {
     ),
   );
   const none = 'No program: every participant is in the deployment’s one implicit program.';
-  $('[data-testid="programs-table"]').tBodies[0].replaceChildren(...(rows.length ? rows : [emptyRow(5, none)]));
+  programsTable.tBodies[0].replaceChildren(...(rows.length ? rows : [emptyRow(5, none)]));
 }
 
 /** A click on a program shows it without leaving the page (the link still works in a new tab). */
@@ -53,12 +49,12 @@ async function show(program) {
   $('#detail').hidden = false;
   $('#detail').dataset.program = p.program;
   $('#detail-title').textContent = `${p.program}: version ${p.version}`;
-  $('[data-testid="program-document"]').textContent = pretty(p.document);
-  $('#version-form').elements.document.value = pretty(p.document);
+  $('[data-testid="program-document"]').textContent = prettyJson(p.document);
+  $('#version-form').elements.document.value = prettyJson(p.document);
   const versions = p.history.map((v) =>
     row([[int(v.version), 'num'], fmtTs(v.changedAt), v.changedBy, [v.note, 'wrap']]),
   );
-  $('[data-testid="program-history"]').tBodies[0].replaceChildren(...versions);
+  historyTable.tBodies[0].replaceChildren(...versions);
 }
 
 $('#version-form').addEventListener('submit', async (event) => {

@@ -2,15 +2,15 @@
  * Radar: participants whose phones stopped collecting, one row per participant and rule, from the server's
  * participant index (no table is read per view). Filtered by rule, paged by the server; state lives in the URL.
  */
-import { get } from './api.js';
-import { $, debounce, emptyRow, fmtLocal, fmtTs, h, int, localDate, markReady, row } from './dom.js';
+import { $, debounce, emptyRow, fmtLocal, fmtTs, frameTable, h, int, localDate, markReady, row } from './dom.js';
 import { initNav } from './nav.js';
-import { createPager } from './pager.js';
+import { createPager, latestAnswerLoader } from './pager.js';
 
 const RULES = {
   silent: { label: 'Silent', help: 'no push for the hours set (or none since registering)' },
   no_locations: { label: 'No locations', help: 'sends other data but no location for the hours set' },
   tracking_off: { label: 'Tracking off', help: "the phone's last state change turned tracking off" },
+  outdated_app: { label: 'Outdated app', help: 'an app version older than the newest in the program' },
 };
 const DEFAULTS = { rule: '', hours: 48, page: 0, size: 50, dir: 'asc' };
 
@@ -29,11 +29,19 @@ const state = {
   size: bounded(params.get('size'), 1, 200, DEFAULTS.size),
   dir: params.get('dir') === 'desc' ? 'desc' : 'asc',
 };
-const table = $('[data-testid="radar-table"]');
+const table = frameTable($('[data-testid="radar-table"]'), [
+  'Token',
+  'Program',
+  'Rule',
+  { label: 'Since', sort: 'since' },
+  'Last push',
+  'Last location',
+  { label: 'Last trip', title: 'Where the trip happened, with its UTC offset' },
+]);
 // `load` is hoisted: the pager asks for another page through it.
 const pager = createPager(state, load);
+const loadRows = latestAnswerLoader(table, 'radar', state, render);
 const filters = [...document.querySelectorAll('.segmented button[data-rule]')];
-let seq = 0;
 
 function syncUrl() {
   const q = new URLSearchParams();
@@ -75,8 +83,10 @@ function emptyText(rule, hours) {
       return `No phone has sent data without locations for ${hours} h.`;
     case 'tracking_off':
       return 'No phone says its tracking is off.';
+    case 'outdated_app':
+      return 'Every phone runs the newest app version seen in its program.';
     default:
-      return `Nothing on the radar: no phone silent or without locations for ${hours} h, none with tracking off.`;
+      return `Nothing on the radar: no phone silent or without locations for ${hours} h, none with tracking off or an outdated app.`;
   }
 }
 
@@ -87,8 +97,8 @@ function showFilters() {
 function render(data) {
   const now = Date.now() / 1000;
   pager.show(data);
-  const { silent, no_locations: noLocations, tracking_off: trackingOff } = data.counts;
-  $('[data-testid="radar-count-all"]').textContent = int(silent + noLocations + trackingOff);
+  const all = Object.keys(RULES).reduce((sum, rule) => sum + (data.counts[rule] ?? 0), 0);
+  $('[data-testid="radar-count-all"]').textContent = int(all);
   for (const rule of Object.keys(RULES)) $(`[data-testid="radar-count-${rule}"]`).textContent = int(data.counts[rule]);
   $('#as-of').textContent = fmtTs(data.asOf);
   showFilters();
@@ -111,16 +121,9 @@ function render(data) {
   since.setAttribute('aria-sort', state.dir === 'asc' ? 'ascending' : 'descending');
 }
 
-async function load() {
-  const mine = ++seq;
+function load() {
   syncUrl();
-  table.setAttribute('aria-busy', 'true');
-  try {
-    const data = await get('radar', state);
-    if (mine === seq) render(data);
-  } finally {
-    if (mine === seq) table.setAttribute('aria-busy', 'false');
-  }
+  return loadRows();
 }
 
 for (const button of filters) {

@@ -11,7 +11,7 @@ import {
   Tooltip,
 } from 'chart.js';
 import { get } from './api.js';
-import { $, markReady } from './dom.js';
+import { $, h, markReady } from './dom.js';
 import { colorFor } from './modes.js';
 import { initNav } from './nav.js';
 
@@ -26,6 +26,19 @@ Chart.register(
   LineElement,
   PointElement,
   Tooltip,
+);
+
+/** A chart's figure: its caption names the chart to screen readers. */
+function chartFigure(name, caption, attrs = {}) {
+  const canvas = h('canvas', { id: `${name}-chart`, role: 'img', 'aria-labelledby': `${name}-caption`, ...attrs });
+  return h('figure', {}, h('figcaption', { id: `${name}-caption` }, caption), h('div', { class: 'chart-box' }, canvas));
+}
+
+$('.charts').replaceChildren(
+  chartFigure('trips', 'Trips per day', { 'data-testid': 'summary-trips-chart' }),
+  chartFigure('users', 'Active users per day'),
+  chartFigure('mode', 'Distance by detected mode (km)'),
+  chartFigure('label', 'Distance by user label (km)'),
 );
 
 const charts = {};

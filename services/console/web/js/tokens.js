@@ -1,9 +1,17 @@
 /** Tokens: create participant tokens (each with its QR code), revoke tokens, see those revoked and refused. */
 import { get, post } from './api.js';
-import { $, emptyRow, fmtTs, h, int, markReady, row } from './dom.js';
+import { $, emptyRow, fmtTs, frameTable, h, int, markReady, row } from './dom.js';
 import { initNav } from './nav.js';
 
 let created = [];
+const revokedTable = frameTable($('[data-testid="revoked-table"]'), ['Token', 'Revoked', 'By', 'Reason']);
+const refusedTable = frameTable($('[data-testid="refused-table"]'), [
+  'Token',
+  ['Attempts', 'num'],
+  'First',
+  'Last',
+  'Reason',
+]);
 
 /** Our server's QR SVG (made by the qrcode library), parsed as SVG and stripped of anything active. */
 function svgNode(markup) {
@@ -25,7 +33,7 @@ function card({ token, qrSvg }) {
 
 async function loadRefused() {
   const { rows } = await get('tokens/refused');
-  const body = $('[data-testid="refused-table"]').tBodies[0];
+  const body = refusedTable.tBodies[0];
   const trs = rows.map((r) =>
     row([h('code', {}, r.token), [int(r.attempts), 'num'], fmtTs(r.firstTs), fmtTs(r.lastTs), [r.reason, 'wrap']]),
   );
@@ -34,7 +42,7 @@ async function loadRefused() {
 
 async function loadRevoked() {
   const { rows } = await get('tokens/revoked');
-  const body = $('[data-testid="revoked-table"]').tBodies[0];
+  const body = revokedTable.tBodies[0];
   const trs = rows.map((r) => row([h('code', {}, r.token), fmtTs(r.revokedTs), r.revokedBy, [r.reason, 'wrap']]));
   body.replaceChildren(...(trs.length ? trs : [emptyRow(4, 'No token was revoked.')]));
 }
