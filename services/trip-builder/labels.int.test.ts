@@ -4,6 +4,11 @@ import { runCli, startInProcessPipeline, type InProcessPipeline } from '../../te
 import { DAY_OF, phoneEntries } from '../../test/helpers/real-days.js';
 import { waitFor, type TestEnv } from '../../test/helpers/test-env.js';
 import { compositeTrips, pushEntries, settledTrips, userInput } from '../../test/helpers/trips.js';
+import {
+  createParticipantActivityTable,
+  createUsersTable,
+  type ParticipantActivity,
+} from '../../shared/tables/index.js';
 
 /**
  * Labels, surveys and notes reach the trips and places they are about, read the way the current app reads them
@@ -77,11 +82,12 @@ describe('labels', () => {
     ]);
     // Changed twice, and the first note edited (a new note, the old one deleted), in later pushes.
     await pushEntries(gw, user, [userInput('manual/mode_confirm', span(trips[0]), { label: 'bike' })]);
-    await pushEntries(gw, user, [
+    const latestInputs = [
       userInput('manual/mode_confirm', span(trips[0]), { label: 'e-bike' }),
       note('manual/trip_addition_input', span(trips[0]), 'note-2'),
       note('manual/trip_addition_input', span(trips[0]), 'note-1', 'DELETED'),
-    ]);
+    ];
+    await pushEntries(gw, user, latestInputs);
 
     const labelled = await compositesWhen(
       user,
@@ -105,6 +111,14 @@ describe('labels', () => {
     const profile = (await gw.post('/profile/get', { user })).body;
     expect(profile.total_trips).toBe(labelled.length);
     expect(profile.labeled_trips).toBe(3);
+
+    // The console's radar learns when the participant last wrote an input: the newest of those pushed (write times
+    // only grow from one push to the next here).
+    const { uuid } = (await createUsersTable(env.cql).findByEmail(user))!;
+    const lastPushed = Math.max(...latestInputs.map((e) => e.metadata.write_ts));
+    let activity: ParticipantActivity | undefined;
+    for await (const a of createParticipantActivityTable(env.cql).all()) if (a.userId === uuid) activity = a;
+    expect(activity?.lastLabelTs).toBe(lastPushed);
 
     // The operator's view of the day: each trip's labels, and the inputs that label nothing, with the reason.
     const report = await runCli(env, ['labels', user, '-d', DAY_OF[DAY]]);

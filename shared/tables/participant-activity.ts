@@ -3,7 +3,7 @@ import type { Cql, Statement } from '../cassandra/index.js';
 import { forEachBounded } from '../runtime/for-each-bounded.js';
 
 /**
- * Table `participant_activity` (schemas/cql/012, 018): what the operators' console shows of each participant. The
+ * Table `participant_activity` (schemas/cql/012, 018, 021): what the operators' console shows of each participant. The
  * converter records pushes and what the phone sensed (its last location, its last tracking state), the trip builder
  * trips; the console reads the whole table into its participant index (a scan every refresh, never one per page);
  * account deletion removes the row.
@@ -30,6 +30,8 @@ export interface SensingActivity {
   lastLocationTs: number | undefined;
   /** The state the newest transition reached (e-mission's State enum) and its `data.ts`, if it held one. */
   lastState: { state: number; ts: number } | undefined;
+  /** `metadata.write_ts` of the newest label, survey answer or note (`manual/*`) in the batch, if it held one. */
+  lastLabelTs?: number | undefined;
 }
 
 export interface TripActivity {
@@ -54,6 +56,7 @@ export interface ParticipantActivity {
   lastLocationTs: number | null;
   lastState: number | null;
   lastStateTs: number | null;
+  lastLabelTs: number | null;
 }
 
 export interface ParticipantActivityTable {
@@ -94,6 +97,11 @@ function sensingStatements(f: SensingActivity): Statement[] {
     writes.push({
       query: `UPDATE ${TABLE} USING TIMESTAMP ? SET last_location_ts = ? WHERE user_id = ?`,
       params: [micros(f.lastLocationTs), f.lastLocationTs, f.userId],
+    });
+  if (f.lastLabelTs !== undefined)
+    writes.push({
+      query: `UPDATE ${TABLE} USING TIMESTAMP ? SET last_label_ts = ? WHERE user_id = ?`,
+      params: [micros(f.lastLabelTs), f.lastLabelTs, f.userId],
     });
   if (f.lastState !== undefined)
     writes.push({
@@ -154,7 +162,7 @@ export function createParticipantActivityTable(cql: Cql, { knownUsers = 100_000 
     async *all(pageSize = 5000) {
       for await (const row of cql.iterate(
         `SELECT user_id, first_push_ts, last_push_ts, platform, trips, labelled_trips, last_trip_ts, last_trip_local, ` +
-          `last_data_ts, last_location_ts, last_state, last_state_ts FROM ${TABLE}`,
+          `last_data_ts, last_location_ts, last_state, last_state_ts, last_label_ts FROM ${TABLE}`,
         [],
         pageSize,
       ))
@@ -171,6 +179,7 @@ export function createParticipantActivityTable(cql: Cql, { knownUsers = 100_000 
           lastLocationTs: numberOrNull(row['last_location_ts']),
           lastState: numberOrNull(row['last_state']),
           lastStateTs: numberOrNull(row['last_state_ts']),
+          lastLabelTs: numberOrNull(row['last_label_ts']),
         };
     },
     async removeUser(userId) {

@@ -64,6 +64,8 @@ export const Participant = z
     lastLocation: z.number().nullable(),
     /** When the phone's tracking turned off (its newest transition reached TRACKING_STOPPED); null: it is on. */
     trackingOffSince: z.number().nullable(),
+    /** When the participant last labelled a trip, answered a survey or wrote a note (Unix seconds); null: never. */
+    lastLabel: z.number().nullable(),
     trips: z.number().int(),
     labelledPct: z.number().nullable(),
     errors: z.number().int(),

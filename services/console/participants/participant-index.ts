@@ -81,6 +81,7 @@ export function createParticipantIndex(deps: ParticipantIndexDeps): ParticipantI
         lastData: a?.lastDataTs ?? null,
         lastLocation: a?.lastLocationTs ?? null,
         trackingOffSince: a?.lastState === State.TRACKING_STOPPED ? (a.lastStateTs ?? null) : null,
+        lastLabel: a?.lastLabelTs ?? null,
         trips: a?.trips ?? 0,
         labelledPct: a && a.trips > 0 ? Math.round((1000 * a.labelledTrips) / a.trips) / 10 : null,
         errors: errors.get(u.uuid) ?? 0,

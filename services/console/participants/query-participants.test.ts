@@ -14,6 +14,7 @@ const row = (n: number, over: Partial<ParticipantRow> = {}): ParticipantRow => (
   lastData: null,
   lastLocation: null,
   trackingOffSince: null,
+  lastLabel: null,
   trips: n,
   labelledPct: null,
   errors: 0,

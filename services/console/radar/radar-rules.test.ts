@@ -19,6 +19,7 @@ function participant(id: number, fields: Partial<ParticipantRow>): ParticipantRo
     lastData: NOW - H,
     lastLocation: NOW - H,
     trackingOffSince: null,
+    lastLabel: null,
     trips: 3,
     labelledPct: null,
     errors: 0,
@@ -64,7 +65,7 @@ describe('the radar rules', () => {
   it('When a page is asked for, then it counts every rule, keeps the one asked, pages, and masks tokens', () => {
     const found = radarFindings(rows, { now: NOW, hours: 48, scope: undefined });
     const page = radarPage(found, RadarQuery.parse({ rule: 'silent', size: '2', page: '0' }), NOW - 10);
-    expect(page.counts).toEqual({ silent: 3, no_locations: 1, tracking_off: 1, outdated_app: 0 });
+    expect(page.counts).toEqual({ silent: 3, no_locations: 1, tracking_off: 1, not_labelling: 0, outdated_app: 0 });
     expect(page.total).toBe(3);
     expect(page.rows.map((r) => r.userId.slice(-1))).toEqual(['7', '2']);
     expect(page.rows.every((r) => r.token.includes('…') && r.token.length < 12)).toBe(true);
@@ -95,5 +96,23 @@ describe('the radar rules', () => {
     expect(compareAppVersions('1.10.0', '1.9.2')).toBeGreaterThan(0);
     expect(compareAppVersions('2.1', '2.1.3')).toBeLessThan(0);
     expect(compareAppVersions('2.1.3', '2.1.3')).toBe(0);
+  });
+
+  it('When trips go on for the hours set after the last label, then not_labelling finds the participant since then', () => {
+    const rows = [
+      participant(1, { lastTrip: NOW - H, lastLabel: NOW - 50 * H }),
+      participant(2, { lastTrip: NOW - H, lastLabel: NOW - 10 * H }),
+      // Never labelled: counted from the first push.
+      participant(3, { lastTrip: NOW - H, lastLabel: null }),
+      // No trip since labelling: nothing to label.
+      participant(4, { lastTrip: NOW - 60 * H, lastLabel: NOW - 50 * H }),
+    ];
+    const found = radarFindings(rows, { now: NOW, hours: 48, scope: undefined }).filter(
+      (f) => f.rule === 'not_labelling',
+    );
+    expect(found.map((f) => [f.userId.slice(-1), f.since])).toEqual([
+      ['3', NOW - 29 * 24 * H],
+      ['1', NOW - 50 * H],
+    ]);
   });
 });

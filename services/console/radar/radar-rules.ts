@@ -17,6 +17,8 @@ const HOUR = 3600;
  *   it still senses but no longer locates, as when location permission was taken back. By the phone's own clock, so
  *   a day pushed late is no false alarm. Not while tracking is off: no location is then what the phone should send.
  * - tracking_off: the phone's newest transition reached TRACKING_STOPPED (the participant or the OS turned it off).
+ * - not_labelling: the participant's last trip ended `hours` after their last label, survey answer or note (or after
+ *   their first push, never having labelled): trips go unlabelled, where e-mission's studies need labels.
  * - outdated_app: the app version the phone last reported is older than the newest any participant of the same
  *   program reports: a fix or a new survey has not reached this phone. Since its first push (when it fell behind is
  *   not recorded).
@@ -41,6 +43,10 @@ function since(
     }
     case 'tracking_off':
       return p.trackingOffSince ?? undefined;
+    case 'not_labelling': {
+      const labelled = p.lastLabel ?? p.firstPush;
+      return p.lastTrip !== null && labelled !== null && p.lastTrip - labelled >= limit ? labelled : undefined;
+    }
     case 'outdated_app': {
       const latest = newest.get(p.program);
       const behind = p.appVersion !== null && latest !== undefined && compareAppVersions(p.appVersion, latest) < 0;

@@ -8,7 +8,7 @@ import { Participant } from '../api/schemas.js';
  */
 
 /** The radar's rules, each a way a phone stops collecting that an operator can act on. */
-export const RADAR_RULES = ['silent', 'no_locations', 'tracking_off', 'outdated_app'] as const;
+export const RADAR_RULES = ['silent', 'no_locations', 'tracking_off', 'not_labelling', 'outdated_app'] as const;
 export type RadarRule = (typeof RADAR_RULES)[number];
 
 export const RadarQuery = z.object({
@@ -18,7 +18,8 @@ export const RadarQuery = z.object({
     .meta({
       description:
         'silent: no push for `hours` (or never, `hours` after registering); no_locations: pushes, but no location ' +
-        'for `hours`; tracking_off: the phone says tracking is off; outdated_app: an app version older than the newest ' +
+        'for `hours`; tracking_off: the phone says tracking is off; not_labelling: trips for `hours` since the last ' +
+        'label, survey answer or note; outdated_app: an app version older than the newest ' +
         'another participant of the program runs. Absent: every participant any rule finds.',
     }),
   hours: z.coerce.number().int().min(1).max(8760).default(48).meta({ description: 'the silence that counts' }),

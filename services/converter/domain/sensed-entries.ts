@@ -11,6 +11,8 @@ export const LOCATION_KEYS: ReadonlySet<string> = new Set(['background/location'
 export const MOTION_KEY = 'background/motion_activity';
 export const TRANSITION_KEY = 'statemachine/transition';
 export const BATTERY_KEY = 'background/battery';
+/** What the participant writes: labels, survey answers, notes (`manual/mode_confirm`, `manual/trip_user_input`, …). */
+export const USER_INPUT_PREFIX = 'manual/';
 
 /** The stored entry's data; only transitions and battery readings (a few per trip) are parsed again. */
 export function dataOf(entry: StoredEntry): Record<string, unknown> {

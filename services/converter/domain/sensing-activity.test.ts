@@ -52,4 +52,10 @@ describe('sensingActivity', () => {
     ]);
     expect(facts?.lastState).toEqual({ state: State.TRACKING_STOPPED, ts: 500 });
   });
+
+  it('When a batch holds labels and a survey answer, then the newest time the participant wrote one is kept', () => {
+    const label = (writeTs: number, key = 'manual/mode_confirm') => ({ ...stored('a', key, null), writeTs });
+    const [facts] = sensingActivity([label(700), label(900, 'manual/trip_user_input'), label(800)]);
+    expect(facts).toMatchObject({ userId: 'a', lastLabelTs: 900, lastDataTs: undefined });
+  });
 });

@@ -18,6 +18,7 @@ function participant(id: number, fields: Partial<ParticipantRow>): ParticipantRo
     lastData: NOW - H,
     lastLocation: NOW - H,
     trackingOffSince: null,
+    lastLabel: null,
     trips: 3,
     labelledPct: null,
     errors: 0,

@@ -10,6 +10,10 @@ const RULES = {
   silent: { label: 'Silent', help: 'no push for the hours set (or none since registering)' },
   no_locations: { label: 'No locations', help: 'sends other data but no location for the hours set' },
   tracking_off: { label: 'Tracking off', help: "the phone's last state change turned tracking off" },
+  not_labelling: {
+    label: 'Not labelling',
+    help: 'trips for the hours set since the last label, survey answer or note',
+  },
   outdated_app: { label: 'Outdated app', help: 'an app version older than the newest in the program' },
 };
 const DEFAULTS = { rule: '', hours: 48, page: 0, size: 50, dir: 'asc' };
@@ -83,10 +87,12 @@ function emptyText(rule, hours) {
       return `No phone has sent data without locations for ${hours} h.`;
     case 'tracking_off':
       return 'No phone says its tracking is off.';
+    case 'not_labelling':
+      return `No participant has travelled ${hours} h past their last label.`;
     case 'outdated_app':
       return 'Every phone runs the newest app version seen in its program.';
     default:
-      return `Nothing on the radar: no phone silent or without locations for ${hours} h, none with tracking off or an outdated app.`;
+      return `Nothing on the radar: no phone silent or without locations for ${hours} h, none with tracking off, unlabelled trips or an outdated app.`;
   }
 }
 
