@@ -94,7 +94,8 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
     logger,
     refreshSeconds: config.console.participantsRefreshSeconds,
   });
-  const alerts = composeAlerts({ config, cql, participants: index, logger });
+  const quality = createDayQualityReader(tables, { maxDays: MAX_QUALITY_DAYS });
+  const alerts = composeAlerts({ config, cql, participants: index, quality, logger });
   const participantScope = createParticipantScope({
     indexed: (id) => index.get(id),
     async lookup(id) {
@@ -143,7 +144,7 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
     participants: index,
     scope: participantScope,
     programOfToken: programOf,
-    quality: createDayQualityReader(tables, { maxDays: MAX_QUALITY_DAYS }),
+    quality,
     days: createDayReader({
       composites: tables.compositeEntries,
       labelCounts: tables.labelCounts,

@@ -8,7 +8,8 @@ import { alertTime } from './alert-time.js';
 import type { AlertChannel } from './channels/alert-channel.js';
 import { deliver, reasonOf, type ItemOutcome } from './deliver.js';
 import { alertMessage, digestMessage, type MessageContext } from './domain/alert-messages.js';
-import { findAll, type AlertSources, type Finding } from './domain/alert-rules.js';
+import { findAll, needsDayScores, type AlertSources, type Finding } from './domain/alert-rules.js';
+import type { ScoreWatch } from './score-watch.js';
 import { retryDelaySeconds, type ChannelName, type Delivery } from './domain/delivery.js';
 import { digestPrograms, findingsOf, NO_PROGRAM, planDigests } from './domain/digests.js';
 import { planEpisodes, type Episode } from './domain/episodes.js';
@@ -24,6 +25,8 @@ export interface AlertEvaluatorDeps {
   settings: AlertSettings;
   channels: readonly AlertChannel[];
   participants: Pick<ParticipantIndex, 'snapshot'>;
+  /** The participants' runs of low-scoring days, for the low_score rule (score-watch.ts). */
+  scores?: ScoreWatch;
   episodes: EpisodeTable;
   digests: DigestTable;
   logger: Logger;
@@ -168,7 +171,10 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
         // An index never loaded would end every open episode.
         if (asOf === 0) return;
         const at = now();
-        const found = findAll(settings.rules, { rows }, { now: at, localDay: time.day, mask: maskToken });
+        const lowScores =
+          deps.scores && needsDayScores(settings.rules) ? await deps.scores.lowScores(rows, at) : undefined;
+        const sources = { rows, ...(lowScores ? { lowScores } : {}) };
+        const found = findAll(settings.rules, sources, { now: at, localDay: time.day, mask: maskToken });
         await evaluateEpisodes(found, new Set(rows.map((r) => r.userId)), at);
         await evaluateDigests(rows, found, at);
       } catch (err) {

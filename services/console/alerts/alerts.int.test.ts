@@ -7,6 +7,8 @@ import type { Config } from '../../../shared/config/index.js';
 import { cohortOf } from '../../../shared/programs/domain/opcode.js';
 import { createParticipantActivityTable } from '../../../shared/tables/participant-activity.js';
 import { createUsersTable } from '../../../shared/tables/users.js';
+import { openTables } from '../../../shared/tables/open-tables.js';
+import { createDayQualityReader } from '../../../shared/quality/day-quality.js';
 import { createTestEnv, type TestEnv } from '../../../test/helpers/test-env.js';
 import { createParticipantIndex, type ParticipantIndex } from '../participants/participant-index.js';
 import { maskToken } from '../participants/query-participants.js';
@@ -118,6 +120,7 @@ const consoleAlerts = (alerts: Partial<Config['alerts']>) =>
     config: { ...alertConfig, alerts: { ...alertConfig.alerts, ...alerts } },
     cql: env.cql,
     participants: index,
+    quality: createDayQualityReader(openTables(env.cql), { maxDays: 92 }),
     logger: env.logger,
     now: () => clock,
   });
@@ -216,5 +219,32 @@ describe('alerts from the radar’s rules', () => {
     await at(t0 + 50 * H, one, two);
     expect(digests(hook.taken.slice(posts))).toHaveLength(1);
     expect(mails.slice(mailed).filter((m) => m.subject.startsWith('Itinera daily digest'))).toHaveLength(1);
+  });
+
+  it('When a participant’s days score low three days running, then one alert names the first of them', async () => {
+    const t0 = Math.floor(Date.now() / 1000);
+    const { userId } = await participant('scores', t0);
+    const date = (daysAgo: number) => new Date((t0 - daysAgo * 24 * H) * 1000).toISOString().slice(0, 10);
+    // Four days with one battery reading each and nothing else: no location, no state, so all but a quarter-hour is
+    // no data. Today, the latest, is still filling and does not count.
+    await openTables(env.cql).participantDays.record(
+      [4, 3, 2, 1, 0].map((daysAgo) => ({
+        userId,
+        localDate: date(daysAgo),
+        dataQuarters: [40],
+        locationQuarters: [],
+        motionQuarters: [],
+        states: [],
+      })),
+    );
+    const before = hook.taken.length;
+    const watching = consoleAlerts({ rules: ['low_score:3d:scores'], digest: false });
+    await at(t0, watching);
+    const mine = hook.taken.slice(before).filter((m) => m.text.includes(userId));
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.text).toContain('day score below 0.5 for 3 days');
+    expect(mine[0]!.text).toContain(`&date=${date(4)}`);
+    await at(t0 + 60, watching);
+    expect(hook.taken.slice(before).filter((m) => m.text.includes(userId))).toHaveLength(1);
   });
 });

@@ -9,6 +9,8 @@ import { createDigestTable, createEpisodeTable } from './alert-tables.js';
 import type { AlertChannel } from './channels/alert-channel.js';
 import { createEmailChannel } from './channels/email-channel.js';
 import { createWebhookChannel } from './channels/webhook-channel.js';
+import { createScoreWatch } from './score-watch.js';
+import type { DayQualityReader } from '../../../shared/quality/day-quality.js';
 
 export interface ComposedAlerts {
   /** What GET /admin/api/alerts answers from. */
@@ -29,6 +31,8 @@ export function composeAlerts(d: {
   config: Pick<Config, 'alerts' | 'console'>;
   cql: Cql;
   participants: Pick<ParticipantIndex, 'snapshot'>;
+  /** The participants' day scores, for the low_score rule. */
+  quality: DayQualityReader;
   logger: Logger;
   now?: () => number;
 }): ComposedAlerts {
@@ -41,6 +45,7 @@ export function composeAlerts(d: {
     settings,
     channels,
     participants: d.participants,
+    scores: createScoreWatch({ quality: d.quality, logger: d.logger }),
     episodes: createEpisodeTable(d.cql),
     digests: createDigestTable(d.cql),
     logger: d.logger,

@@ -1,4 +1,5 @@
 import type { AlertRule, Finding } from './alert-rules.js';
+import { LOW_SCORE } from './score-streaks.js';
 
 /**
  * A message about one program's participants. Plain text with bare links, which Slack, Teams, Matrix and mail
@@ -24,10 +25,12 @@ export const MAX_ALERT_LINES = 30;
 /** Participants one digest lists at most. */
 export const MAX_DIGEST_LINES = 50;
 
-/** `silent:48h` → `silent for 48 h`. */
+/** `silent:48h` → `silent for 48 h`; `low_score:72h` → `day score below 0.5 for 3 days`. */
 export function describeRule(id: string): string {
   const [kind = id, time = ''] = id.split(':');
-  return `${kind.replace(/_/g, ' ')} for ${time.replace(/h$/, '')} h`;
+  const hours = Number(time.replace(/h$/, ''));
+  if (kind === 'low_score') return `day score below ${LOW_SCORE} for ${Math.ceil(hours / 24)} days`;
+  return `${kind.replace(/_/g, ' ')} for ${hours} h`;
 }
 
 const ofProgram = (program: string | null) => (program === null ? 'of no program' : `of ${program}`);

@@ -2,7 +2,8 @@ import { TOKEN_PART, TOKEN_PART_RULE } from '../../../../shared/ids/token-part.j
 import type { ParticipantRow } from '../../participants/query-participants.js';
 import { radarFindings } from '../../radar/radar-rules.js';
 import { RADAR_RULES, type RadarRule } from '../../radar/radar-schemas.js';
-import type { ProgramScope } from '../../scope/program-scope.js';
+import { inScope, type ProgramScope } from '../../scope/program-scope.js';
+import type { LowScoreStreak } from './score-streaks.js';
 
 const HOUR = 3600;
 
@@ -13,6 +14,8 @@ const HOUR = 3600;
 export interface AlertSources {
   /** The participant index's rows, tokens in full. */
   rows: readonly ParticipantRow[];
+  /** Each participant's run of low-scoring days, where one ends with their last whole day (score-streaks.ts). */
+  lowScores?: ReadonlyMap<string, LowScoreStreak>;
 }
 
 /** One participant a kind of rule finds, and since when its condition holds (Unix seconds). */
@@ -23,6 +26,8 @@ export interface Found {
   since: number;
   /** The last trip's end in its own local time (ISO 8601), which names the day page to link to. */
   lastTripLocal: string | null;
+  /** The day page to link to, where the rule knows it better than the last trip (YYYY-MM-DD). */
+  day?: string;
 }
 
 /** A kind of rule: the participants it finds at `now` whose condition has held `hours`, among `programs`. */
@@ -39,9 +44,26 @@ const radarKind =
       .filter((f) => f.rule === rule && now - f.since >= hours * HOUR)
       .map(({ userId, token, program, since, lastTripLocal }) => ({ userId, token, program, since, lastTripLocal }));
 
-export const ALERT_KINDS: Readonly<Record<string, AlertKind>> = Object.fromEntries(
-  RADAR_RULES.map((rule) => [rule, radarKind(rule)]),
-);
+/**
+ * `low_score:<days>d`: the day's completeness score below LOW_SCORE on each of the participant's last whole days, at
+ * least the days the rule names (its hours in whole days, rounded up), since the first of them.
+ */
+const lowScoreKind: AlertKind = ({ rows, lowScores }, { hours, programs }) => {
+  const days = Math.ceil(hours / 24);
+  return rows.flatMap(({ userId, token, program, lastTripLocal }) => {
+    const streak = lowScores?.get(userId);
+    if (!streak || streak.days < days || !inScope(programs, program)) return [];
+    return [{ userId, token, program, since: streak.since, lastTripLocal, day: streak.firstDate }];
+  });
+};
+
+export const ALERT_KINDS: Readonly<Record<string, AlertKind>> = {
+  ...Object.fromEntries(RADAR_RULES.map((rule) => [rule, radarKind(rule)])),
+  low_score: lowScoreKind,
+};
+
+/** Whether any of `rules` needs the participants' day scores, which cost a few reads per participant. */
+export const needsDayScores = (rules: readonly AlertRule[]) => rules.some((r) => r.kind === 'low_score');
 
 export interface AlertRule {
   /**
@@ -105,7 +127,7 @@ export function findAll(
         program: f.program,
         maskedToken: mask(f.token),
         since: f.since,
-        day: f.lastTripLocal?.slice(0, 10) ?? localDay(f.since),
+        day: f.day ?? f.lastTripLocal?.slice(0, 10) ?? localDay(f.since),
       };
       found.set(episodeKey(finding), finding);
     }
