@@ -231,6 +231,13 @@ describe.skipIf(!hasBrowser)('the operators’ console in a browser', () => {
     await expect.poll(() => page.getByTestId('trip-row').count(), { timeout: 20_000 }).toBe(8);
     expect(new URL(page.url()).searchParams.get('date')).toBe(DAY_OF[DAY]);
 
+    // Kept to another subgroup, the radar counts and lists nobody; the field shows what the URL asked.
+    await page.goto(`${consoleApp.url}/admin/radar.html?rule=tracking_off&subgroup=elsewhere`);
+    await page.waitForSelector('body[data-ready]', { timeout: 20_000 });
+    expect(await page.getByTestId('radar-subgroup').inputValue()).toBe('elsewhere');
+    expect(await page.getByTestId('radar-count-tracking_off').innerText()).toBe('0');
+    expect(await page.getByTestId('radar-row').count()).toBe(0);
+
     // The participant pushed a minute ago: an hour's silence does not find them.
     await page.goto(`${consoleApp.url}/admin/radar.html?rule=silent&hours=1`);
     await page.waitForSelector('body[data-ready]', { timeout: 20_000 });

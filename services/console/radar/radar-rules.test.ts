@@ -115,4 +115,17 @@ describe('the radar rules', () => {
       ['1', NOW - 50 * H],
     ]);
   });
+
+  it('When a subgroup is asked for, then only its participants are counted and listed', () => {
+    const rows = [
+      participant(1, { lastPush: NOW - 50 * H, token: 'nrelop_study_city_aaaa1' }),
+      participant(2, { lastPush: NOW - 50 * H, token: 'nrelop_study_campus_bbbb2' }),
+      participant(3, { lastPush: NOW - 50 * H, token: 'not-a-program-token' }),
+    ];
+    const findings = radarFindings(rows, { now: NOW, hours: 48, scope: undefined });
+    const city = radarPage(findings, RadarQuery.parse({ subgroup: 'city' }), NOW);
+    expect(city.rows.map((r) => r.userId.slice(-1))).toEqual(['1']);
+    expect(city.counts.silent).toBe(1);
+    expect(radarPage(findings, RadarQuery.parse({}), NOW).counts.silent).toBe(3);
+  });
 });

@@ -117,15 +117,25 @@ export function radarFindings(
   );
 }
 
-/** One page of the findings of `query.rule` (all rules when absent), with each rule's count; tokens masked. */
+/** The subgroup a program's token names (`nrelop_<program>_<subgroup>_…`); undefined for any other token. */
+const subgroupOf = (token: string) => {
+  const parts = token.split('_');
+  return parts[0] === 'nrelop' && parts.length >= 4 ? parts[2] : undefined;
+};
+
+/**
+ * One page of the findings of `query.rule` (all rules when absent) among the participants of `query.subgroup` (all
+ * when empty), with each rule's count there; tokens masked.
+ */
 export function radarPage(
   findings: readonly Row[],
   query: z.infer<typeof RadarQuery>,
   asOf: number,
 ): z.infer<typeof RadarPage> {
+  const inSubgroup = query.subgroup === '' ? findings : findings.filter((f) => subgroupOf(f.token) === query.subgroup);
   const counts = Object.fromEntries(RADAR_RULES.map((rule) => [rule, 0])) as Record<RadarRule, number>;
-  for (const f of findings) counts[f.rule] += 1;
-  const chosen = query.rule === undefined ? [...findings] : findings.filter((f) => f.rule === query.rule);
+  for (const f of inSubgroup) counts[f.rule] += 1;
+  const chosen = query.rule === undefined ? [...inSubgroup] : inSubgroup.filter((f) => f.rule === query.rule);
   if (query.dir === 'desc') chosen.reverse();
   const rows = chosen
     .slice(query.page * query.size, (query.page + 1) * query.size)

@@ -16,7 +16,7 @@ const RULES = {
   },
   outdated_app: { label: 'Outdated app', help: 'an app version older than the newest in the program' },
 };
-const DEFAULTS = { rule: '', hours: 48, page: 0, size: 50, dir: 'asc' };
+const DEFAULTS = { rule: '', hours: 48, page: 0, size: 50, dir: 'asc', subgroup: '' };
 
 /** A whole number from the URL within [min, max], else the default: a hand-edited URL still opens a page. */
 function bounded(value, min, max, fallback) {
@@ -32,6 +32,7 @@ const state = {
   page: bounded(params.get('page'), 0, 1_000_000, DEFAULTS.page),
   size: bounded(params.get('size'), 1, 200, DEFAULTS.size),
   dir: params.get('dir') === 'desc' ? 'desc' : 'asc',
+  subgroup: (params.get('subgroup') ?? '').slice(0, 64),
 };
 const table = frameTable($('[data-testid="radar-table"]'), [
   'Token',
@@ -153,6 +154,18 @@ const hoursNow = debounce(() => {
   void load();
 }, 400);
 hours.addEventListener('input', hoursNow);
+
+const subgroup = $('#subgroup');
+subgroup.value = state.subgroup;
+subgroup.addEventListener(
+  'input',
+  debounce(() => {
+    if (subgroup.value.trim() === state.subgroup) return;
+    state.subgroup = subgroup.value.trim();
+    state.page = 0;
+    void load();
+  }, 400),
+);
 
 table.tHead.querySelector('th[data-sort="since"] button').addEventListener('click', () => {
   state.dir = state.dir === 'asc' ? 'desc' : 'asc';
