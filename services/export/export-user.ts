@@ -18,7 +18,8 @@ import { ndjsonLines } from './domain/ndjson.js';
 import { sectionsCsv } from './domain/sections-csv.js';
 import { tripsCsv } from './domain/trips-csv.js';
 import { daysCsv } from './domain/days-csv.js';
-import { shiftDate, type DayQuality } from '../../shared/quality/day-quality.js';
+import type { DayQuality } from '../../shared/quality/day-quality.js';
+import { shiftIsoDay } from '../../shared/time/calendar.js';
 import { keyedUserId } from './keyed-user-id.js';
 import type { ExportSources } from './sources.js';
 
@@ -131,7 +132,7 @@ async function* afterDayScores(
   trips: AsyncIterable<CompositeTrip>,
 ): AsyncGenerator<CompositeTrip> {
   const [from, to] = rangeDates(request.range);
-  for (const day of await sources.dayQuality(request.userId, shiftDate(from, -1), shiftDate(to, 1)))
+  for (const day of await sources.dayQuality(request.userId, shiftIsoDay(from, -1), shiftIsoDay(to, 1)))
     scores.set(day.localDate, day.score);
   yield* trips;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SensedDay } from '../tables/participant-days.js';
-import { createDayQualityReader, shiftDate } from './day-quality.js';
+import { shiftIsoDay } from '../time/calendar.js';
+import { createDayQualityReader } from './day-quality.js';
 
 const sensed = (localDate: string): SensedDay => ({
   localDate,
@@ -47,8 +48,8 @@ describe('reading a participant’s day quality', () => {
   });
 
   it('When a date is moved past either end of the calendar, then it stops at the end', () => {
-    expect(shiftDate('9999-12-31', 1)).toBe('9999-12-31');
-    expect(shiftDate('0000-01-01', -1)).toBe('0000-01-01');
-    expect(shiftDate('2016-02-28', 1)).toBe('2016-02-29');
+    expect(shiftIsoDay('9999-12-31', 1)).toBe('9999-12-31');
+    expect(shiftIsoDay('0000-01-01', -1)).toBe('0000-01-01');
+    expect(shiftIsoDay('2016-02-28', 1)).toBe('2016-02-29');
   });
 });

@@ -1,5 +1,6 @@
 import type { ParticipantDaysTable, TripLabelCountsTable } from '../tables/index.js';
 import { ValidationError } from '../errors/index.js';
+import { daysSpanned, shiftIsoDay } from '../time/calendar.js';
 import { scoreDays, type DayScore } from './day-score.js';
 
 /** A day's completeness with the share of its trips labelled (trip-local dates, as the trip builder counts them). */
@@ -21,21 +22,10 @@ export type DayQualityReader = (
   range: { from?: string | undefined; to?: string | undefined },
 ) => Promise<ParticipantQuality>;
 
-const DAY_MS = 86_400_000;
 /** Days read before the range, to learn the state its first day began in (the phone may sit at home for days). */
 const STATE_LOOKBACK_DAYS = 7;
 /** Days a range without a start covers, its last included. */
 export const DEFAULT_QUALITY_DAYS = 14;
-
-/** `date` moved by `days`, kept within the calendar's four-digit years (the first and last days stay put). */
-export function shiftDate(date: string, days: number): string {
-  const shifted = new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString();
-  if (shifted.startsWith('+')) return '9999-12-31';
-  if (shifted.startsWith('-')) return '0000-01-01';
-  return shifted.slice(0, 10);
-}
-
-const daysFromTo = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS) + 1;
 
 /**
  * Scores a participant's days (day-score.ts) from what the converter recorded of them, with the trip builder's
@@ -53,14 +43,14 @@ export function createDayQualityReader(
     const span = await tables.participantDays.span(userId);
     if (span === undefined) return { userId, latestDate: null, days: [] };
     const to = range.to ?? span.latest;
-    const asked = range.from ?? shiftDate(to, 1 - DEFAULT_QUALITY_DAYS);
+    const asked = range.from ?? shiftIsoDay(to, 1 - DEFAULT_QUALITY_DAYS);
     if (asked > to) throw new ValidationError(`from (${asked}) is after to (${to})`);
-    if (daysFromTo(asked, to) > maxDays)
+    if (daysSpanned(asked, to) > maxDays)
       throw new ValidationError(`at most ${maxDays} days at once (${asked} to ${to})`);
     // Before the participant's first day there is nothing to score, not a day without data.
     const from = asked < span.first ? span.first : asked;
     const [sensed, counts] = await Promise.all([
-      tables.participantDays.read(userId, shiftDate(from, -STATE_LOOKBACK_DAYS), to),
+      tables.participantDays.read(userId, shiftIsoDay(from, -STATE_LOOKBACK_DAYS), to),
       tables.labelCounts.between(userId, from, to),
     ]);
     const days = scoreDays(sensed, { from, to, latestDate: span.latest }).map((d) => {

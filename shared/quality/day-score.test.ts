@@ -1,18 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { State } from '../events/emission-enums.js';
 import type { SensedDay } from '../tables/participant-days.js';
-import { DAY_QUARTERS, scoreDay, scoreDays } from './day-score.js';
+import { DAY_QUARTERS, emptySensedDay, scoreDay, scoreDays } from './day-score.js';
 
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 const at = (hh: number, mm = 0) => hh * 3600 + mm * 60;
 
 const day = (localDate: string, parts: Partial<SensedDay> = {}): SensedDay => ({
-  localDate,
-  dataQuarters: [],
-  locationQuarters: [],
-  motionQuarters: [],
-  states: [],
-  battery: null,
+  ...emptySensedDay(localDate),
   ...parts,
 });
 

@@ -1,5 +1,6 @@
 import { State } from '../events/emission-enums.js';
 import type { SensedDay } from '../tables/participant-days.js';
+import { shiftIsoDay } from '../time/calendar.js';
 
 /**
  * How complete a participant's local day of data is: the rule the console, the export and the docs state.
@@ -127,9 +128,10 @@ function stateAfter(day: SensedDay, stateBefore: number | undefined): number | u
   return day.states.length > 0 ? day.states[day.states.length - 1]![1] : stateBefore;
 }
 
-const nextDate = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+const nextDate = (date: string) => shiftIsoDay(date, 1);
 
-const emptyDay = (localDate: string): SensedDay => ({
+/** A day the phone sent nothing of. */
+export const emptySensedDay = (localDate: string): SensedDay => ({
   localDate,
   dataQuarters: [],
   locationQuarters: [],
@@ -157,7 +159,7 @@ export function scoreDays(
   for (let date = from; date <= last; date = nextDate(date)) {
     const day = byDate.get(date);
     if (day === undefined) {
-      scores.push(scoreDay(emptyDay(date), state === State.TRACKING_STOPPED ? state : undefined, DAY_QUARTERS));
+      scores.push(scoreDay(emptySensedDay(date), state === State.TRACKING_STOPPED ? state : undefined, DAY_QUARTERS));
       continue;
     }
     const considered = date === latestDate ? Math.max(0, ...day.dataQuarters.map((q) => q + 1)) : DAY_QUARTERS;

@@ -105,3 +105,15 @@ function show(value: unknown): string {
     return String(value);
   return Array.isArray(value) ? 'a list' : 'an object';
 }
+
+/** `YYYY-MM-DD` moved by `days`, kept within the calendar's four-digit years (the first and last days stay put). */
+export function shiftIsoDay(date: string, days: number): string {
+  const shifted = new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_S * 1000).toISOString();
+  if (shifted.startsWith('+')) return '9999-12-31';
+  if (shifted.startsWith('-')) return '0000-01-01';
+  return shifted.slice(0, 10);
+}
+
+/** Days from `from` to `to` (`YYYY-MM-DD`), both counted. */
+export const daysSpanned = (from: string, to: string): number =>
+  Math.round((Date.parse(to) - Date.parse(from)) / (DAY_S * 1000)) + 1;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { participantRow } from '../../../test/helpers/console/participant-row.js';
 import type { ParticipantRow } from '../participants/query-participants.js';
 import { compareAppVersions, radarFindings, radarPage } from './radar-rules.js';
 import { RadarQuery } from './radar-schemas.js';
@@ -6,28 +7,7 @@ import { RadarQuery } from './radar-schemas.js';
 const NOW = 1_800_000_000;
 const H = 3600;
 
-function participant(id: number, fields: Partial<ParticipantRow>): ParticipantRow {
-  return {
-    userId: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
-    token: `nrelop_study_default_${'x'.repeat(20)}${id}`,
-    program: 'study',
-    created: NOW - 30 * 24 * H,
-    firstPush: NOW - 29 * 24 * H,
-    lastPush: NOW - H,
-    lastTrip: null,
-    lastTripLocal: null,
-    lastData: NOW - H,
-    lastLocation: NOW - H,
-    trackingOffSince: null,
-    lastLabel: null,
-    trips: 3,
-    labelledPct: null,
-    errors: 0,
-    platform: 'android',
-    appVersion: null,
-    ...fields,
-  };
-}
+const participant = (id: number, fields: Partial<ParticipantRow>) => participantRow(id, NOW, fields);
 
 const fine = participant(1, {});
 const silent = participant(2, { lastPush: NOW - 72 * H });

@@ -27,13 +27,9 @@ export const RadarQuery = z.object({
   size: z.coerce.number().int().min(1).max(200).default(50),
   /** `since` ascending: the longest-standing first. */
   dir: z.enum(['asc', 'desc']).default('asc'),
-  subgroup: z
-    .string()
-    .max(64)
-    .default('')
-    .meta({
-      description: 'only participants whose token names this subgroup (`nrelop_<program>_<subgroup>_…`); empty: all',
-    }),
+  subgroup: z.string().max(64).default('').meta({
+    description: 'only participants whose token names this subgroup (`nrelop_<program>_<subgroup>_…`); empty: all',
+  }),
 });
 
 /** A participant's row of the participants page, cut to what the radar shows (the token masked), with the rule. */

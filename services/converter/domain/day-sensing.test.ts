@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { State, Transition } from '../../../shared/events/index.js';
-import type { StoredEntry } from '../../../shared/timeseries/index.js';
+import { storedEntry } from '../../../test/helpers/converter/stored-entry.js';
 import { daySensing } from './day-sensing.js';
 
-const stored = (key: string, dataTs: number | null, data: object = {}, userId = 'u'): StoredEntry => ({
-  userId,
-  key,
-  type: 'sensor-data',
-  writeTs: (dataTs ?? 0) + 5,
-  dataTs,
-  oid: `${userId}${key}${dataTs}`,
-  entryJson: JSON.stringify({ metadata: { key }, data: { ts: dataTs, ...data } }),
-});
+const stored = (key: string, dataTs: number | null, data: object = {}, userId = 'u') =>
+  storedEntry(userId, key, dataTs, data);
 
 // 2026-05-04 07:10 in Los Angeles (UTC-7) is 14:10 UTC.
 const morning = Date.UTC(2026, 4, 4, 14, 10) / 1000;

@@ -14,8 +14,23 @@ export const BATTERY_KEY = 'background/battery';
 /** What the participant writes: labels, survey answers, notes (`manual/mode_confirm`, `manual/trip_user_input`, …). */
 export const USER_INPUT_PREFIX = 'manual/';
 
+/**
+ * The data of entries parsed once: a batch's transitions and battery readings are read by both records the
+ * converter keeps (sensing-activity.ts, day-sensing.ts), and the batch's entries are gone with it.
+ */
+const parsed = new WeakMap<StoredEntry, Record<string, unknown>>();
+
 /** The stored entry's data; only transitions and battery readings (a few per trip) are parsed again. */
 export function dataOf(entry: StoredEntry): Record<string, unknown> {
+  let data = parsed.get(entry);
+  if (data === undefined) {
+    data = parseData(entry);
+    parsed.set(entry, data);
+  }
+  return data;
+}
+
+function parseData(entry: StoredEntry): Record<string, unknown> {
   try {
     const data = (JSON.parse(entry.entryJson) as { data?: unknown }).data;
     return typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};

@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { State, Transition } from '../../../shared/events/index.js';
-import type { StoredEntry } from '../../../shared/timeseries/index.js';
+import { storedEntry } from '../../../test/helpers/converter/stored-entry.js';
 import { sensingActivity } from './sensing-activity.js';
 
-const stored = (userId: string, key: string, dataTs: number | null, data: object = {}): StoredEntry => ({
-  userId,
-  key,
-  type: 'sensor-data',
-  writeTs: (dataTs ?? 0) + 5,
-  dataTs,
-  oid: `${userId}${key}${dataTs}`,
-  entryJson: JSON.stringify({ metadata: { key }, data: { ts: dataTs, ...data } }),
-});
+const stored = storedEntry;
 
 describe('sensingActivity', () => {
   it('When a batch holds locations, motion and transitions, then each user gets the newest of each by data.ts', () => {

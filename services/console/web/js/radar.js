@@ -46,6 +46,17 @@ const table = frameTable($('[data-testid="radar-table"]'), [
 // `load` is hoisted: the pager asks for another page through it.
 const pager = createPager(state, load);
 const loadRows = latestAnswerLoader(table, 'radar', state, render);
+// A button per rule after "All", each with its count: the rules are declared once, above.
+$('.segmented').append(
+  ...Object.entries(RULES).map(([rule, { label }]) =>
+    h(
+      'button',
+      { type: 'button', 'data-rule': rule, 'aria-pressed': 'false' },
+      `${label} `,
+      h('span', { class: 'count', 'data-testid': `radar-count-${rule}` }, '…'),
+    ),
+  ),
+);
 const filters = [...document.querySelectorAll('.segmented button[data-rule]')];
 
 function syncUrl() {
