@@ -20,6 +20,7 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
+import { consistencies, createCassandraClient } from '../../shared/cassandra/index.js';
 import { loadConfig, type Config } from '../../shared/config/index.js';
 import { repoRoot } from '../../shared/config/repo-root.js';
 import { StackError } from '../../shared/errors/index.js';
@@ -323,6 +324,30 @@ export async function nodeAnswers(node: ClusterNode): Promise<boolean> {
       return portOpen(node.host, CASSANDRA_PORT);
     case 'registry':
       return registryAnswers(node.address).catch(() => false);
+  }
+}
+
+/**
+ * Whether `node`, as coordinator, holds every node of the ring alive. A node opens its native port before gossip has
+ * told it the others are up (the nodes start with skip_wait_for_gossip_to_settle), and until it has, a LOCAL_QUORUM
+ * request it coordinates fails with "2 required but only 1 alive". A read at ALL of system_distributed, which keeps
+ * three replicas of everything, is refused as unavailable exactly then.
+ */
+export async function seesWholeRing(node: ClusterNode): Promise<boolean> {
+  const client = createCassandraClient({
+    contactPoints: [node.address],
+    localDataCenter: 'datacenter1',
+    onlyCoordinator: node.address,
+  });
+  try {
+    await client.execute('SELECT * FROM system_distributed.repair_history LIMIT 1', [], {
+      consistency: consistencies.all,
+    });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.shutdown().catch(() => undefined);
   }
 }
 

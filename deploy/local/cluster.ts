@@ -20,6 +20,7 @@ import {
   nodeLog,
   nodePid,
   registeredBrokers,
+  seesWholeRing,
   startNode,
   stopNode,
   type ClusterContext,
@@ -54,11 +55,13 @@ export async function clusterUp(ctx: ClusterContext, { provision: provisions = t
   const registry = (async () => started(clusterNode('registry'), await startNode(ctx, clusterNode('registry'))))();
   await Promise.all([kafka, cassandra, registry]);
   const brokers = clusterEnv()['KAFKA_BROKERS']!.split(',');
-  const deadline = Date.now() + 60_000;
-  while ((await registeredBrokers(brokers)) !== CLUSTER_SIZE) {
-    if (Date.now() > deadline) throw new StackError(`fewer than ${CLUSTER_SIZE} brokers registered after 60 s`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  await within(
+    60,
+    `${CLUSTER_SIZE} brokers registered`,
+    async () => (await registeredBrokers(brokers)) === CLUSTER_SIZE,
+  );
+  for (const node of clusterNodes.filter((n) => n.kind === 'cassandra'))
+    await within(120, `${node.name} to see every Cassandra node up`, () => seesWholeRing(node));
   if (provisions) {
     const report = await provision(clusterConfig());
     say(
@@ -74,6 +77,15 @@ export async function clusterUp(ctx: ClusterContext, { provision: provisions = t
       .join('\n')}\n`,
   );
   say(ctx, `cluster up in ${((Date.now() - t0) / 1000).toFixed(1)} s; its environment is in ${envFile(ctx)}`);
+}
+
+/** Asks `done` every half second until it says yes; a StackError naming `what` after `seconds`. */
+async function within(seconds: number, what: string, done: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + seconds * 1000;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new StackError(`waited ${seconds} s for ${what}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
 }
 
 export async function clusterDown(ctx: ClusterContext, wipe: boolean): Promise<void> {

@@ -18,6 +18,8 @@ export interface CassandraOptions {
   credentials?: Config['cassandra']['credentials'];
   /** TLS to the nodes (`config.cassandra.tls`); plain TCP by default. */
   tls?: Config['cassandra']['tls'];
+  /** Sends every request to this one node (`host:port`) as coordinator: a probe of what that node sees. */
+  onlyCoordinator?: string;
 }
 
 /**
@@ -31,6 +33,7 @@ export function createCassandraClient({
   schemaAgreementWaitSeconds = 10,
   credentials,
   tls,
+  onlyCoordinator,
 }: CassandraOptions): CassandraClient {
   return new cassandra.Client({
     contactPoints: [...contactPoints],
@@ -40,6 +43,16 @@ export function createCassandraClient({
     socketOptions: { connectTimeout: 5000, readTimeout: 12000 },
     protocolOptions: { maxSchemaAgreementWaitSeconds: schemaAgreementWaitSeconds },
     pooling: { coreConnectionsPerHost: { [cassandra.types.distance.local]: 2 } },
+    ...(onlyCoordinator === undefined
+      ? {}
+      : {
+          policies: {
+            loadBalancing: new cassandra.policies.loadBalancing.AllowListPolicy(
+              new cassandra.policies.loadBalancing.DCAwareRoundRobinPolicy(localDataCenter),
+              [onlyCoordinator],
+            ),
+          },
+        }),
     ...(credentials ? { credentials: { username: credentials.username, password: credentials.password } } : {}),
     // The node's certificate is verified against the CA (Node.js' own list without one). The driver reaches the
     // nodes it discovers by IP address, so Node.js checks each certificate against that IP (a SAN entry).
