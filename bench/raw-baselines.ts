@@ -11,6 +11,7 @@ import { createLogger } from '../shared/logger/index.js';
 import { createAvroCodec, createSchemaRegistry, valueSubject } from '../shared/schema-registry/index.js';
 import { convertEntry } from '../services/converter/domain/convert-entry.js';
 import { entryObjectId } from '../shared/ids/entry-identity.js';
+import type { StoredEntry } from '../shared/timeseries/index.js';
 import { createTimeseriesWriter } from '../services/converter/store/cassandra-timeseries-writer.js';
 import { makeBatch, toPhoneRecord, toUsercacheEntry, type PhoneEntry } from '../test/helpers/phone-entries.js';
 
@@ -48,14 +49,9 @@ export async function benchRawProducer(real: PhoneEntry[], config: Config, batch
   return rate;
 }
 
-/**
- * The raw Cassandra rate: the same rows the converter writes, in the same per-partition unlogged batches, with
- * no Kafka, no Avro and no conversion in the way: what Cassandra alone sustains on this machine.
- */
-export async function benchRawCassandra(real: PhoneEntry[], config: Config, entries: number): Promise<number> {
-  const client = createCassandraClient({ ...config.cassandra });
-  const user = randomUUID();
-  const stored = makeBatch(real, entries, 5000).flatMap((e) => {
+/** `count` real-shaped entries of one user as the converter stores them (`seed` picks which). */
+export function storedEntries(real: PhoneEntry[], count: number, seed: number, user: string): StoredEntry[] {
+  return makeBatch(real, count, seed).flatMap((e) => {
     const r = convertEntry(toUsercacheEntry(e));
     if (!r.ok) return [];
     const oid = entryObjectId(user, r.entry.type, r.entry.key, r.entry.writeTs);
@@ -71,6 +67,15 @@ export async function benchRawCassandra(real: PhoneEntry[], config: Config, entr
       },
     ];
   });
+}
+
+/**
+ * The raw Cassandra rate: the same rows the converter writes, in the same per-partition unlogged batches, with
+ * no Kafka, no Avro and no conversion in the way: what Cassandra alone sustains on this machine.
+ */
+export async function benchRawCassandra(real: PhoneEntry[], config: Config, entries: number): Promise<number> {
+  const client = createCassandraClient({ ...config.cassandra });
+  const stored = storedEntries(real, entries, 5000, randomUUID());
   const writer = createTimeseriesWriter(createCql(client));
   const t0 = performance.now();
   for (let i = 0; i < stored.length; i += 5000) await writer.write(stored.slice(i, i + 5000));

@@ -7,7 +7,8 @@
  * exported in one call, about 2 GB written to Cassandra), "console" (bench/console.ts: page loads in Chromium at
  * 10,000 × scale participants) and "day" (bench/population-day.ts: BENCH_DAY_USERS, default 10,000, users' real days
  * pushed until all their trips are served; about ten million entries, tens of GB and most of an hour on two cores)
- * and "programs" (bench/programs.ts: BENCH_PROGRAM_USERS, default 10,000, users as one program and then as
+ * "layout" (bench/timeseries-layout.ts: Cassandra's CPU for 300,000 × scale entries' timeseries rows, each entry's
+ * JSON in both orderings against once, two rounds each) and "programs" (bench/programs.ts: BENCH_PROGRAM_USERS, default 10,000, users as one program and then as
  * BENCH_PROGRAMS, default 20, programs on the same stack) run only when named. BENCH_E2E_USERS (default "100,1000")
  * sets the end-to-end user counts (each a point of the CPU-per-entry curve); BENCH_LABELS_PER_S (default 10) the
  * rate of its paced label phase; BENCH_CPU_PROF_DIR makes every service process write a CPU profile there. The
@@ -32,6 +33,7 @@ import { benchRawCassandra, benchRawProducer } from './raw-baselines.js';
 import { benchExport, exportRows, type ExportFigures } from './export.js';
 import { benchPopulationDay, populationDayRows, type PopulationDayFigures } from './population-day.js';
 import { benchPrograms, programsRows, type ProgramsFigures } from './programs.js';
+import { benchTimeseriesLayout, layoutRows, type LayoutFigures } from './timeseries-layout.js';
 import { loadRealEntries, makeBatch, type PhoneEntry } from '../test/helpers/phone-entries.js';
 import {
   dropEarlierBenchData,
@@ -334,6 +336,22 @@ async function main(): Promise<void> {
     );
   }
 
+  let layout: LayoutFigures | null = null;
+  if (parts.has('layout')) {
+    const pid = serverPids(root)['cassandra'];
+    if (pid === undefined) throw new Error('the layout part measures the local stack’s Cassandra: no pid file found');
+    layout = await benchTimeseriesLayout(
+      async (name, round) => {
+        const config = benchConfig(`${tag}l${name === 'one copy' ? 1 : 2}r${round}`);
+        await provision(config);
+        return config;
+      },
+      real,
+      Math.round(300_000 * scale),
+      pid,
+    );
+  }
+
   const metricsSummary = parts.has('metrics') ? benchMetricsSummary() : null;
 
   let consoleFigures: ConsoleFigures | null = null;
@@ -368,6 +386,7 @@ async function main(): Promise<void> {
     metricsSummary,
     populationDay,
     programs,
+    layout,
   };
   const table = [
     `Machine: ${results.machine.cpus} cores (${results.machine.cpuModel}), ${results.machine.memoryGb} GiB, Node ${results.machine.node}; whole stack on the same machine.`,
@@ -387,6 +406,7 @@ async function main(): Promise<void> {
     ...endToEndRows(endToEnd),
     ...(populationDay ? populationDayRows(populationDay) : []),
     ...(programs ? programsRows(programs) : []),
+    ...(layout ? layoutRows(layout) : []),
     ...(exported ? exportRows(exported) : []),
     ...(consoleFigures ? consoleRows(consoleFigures) : []),
     ...(metricsSummary ? metricsSummaryRows(metricsSummary) : []),

@@ -62,12 +62,13 @@ export function upsertStatements(e: StoredEntry): RowWrite[] {
     const dataDay = dayOf(e.dataTs);
     rows.push(
       {
+        // The data.ts ordering holds where the entry is, not the entry: its JSON is written (and compacted) once.
         group: `timeseries_by_data_ts|${e.userId}|${e.key}|${dataDay}`,
         dayIndex: false,
         statement: {
           query:
-            'INSERT INTO timeseries_by_data_ts (user_id, key, day, data_ts, write_ts, type, entry) VALUES (?, ?, ?, ?, ?, ?, ?)',
-          params: [e.userId, e.key, dataDay, e.dataTs, e.writeTs, e.type, e.entryJson],
+            'INSERT INTO timeseries_by_data_ts (user_id, key, day, data_ts, write_ts, type) VALUES (?, ?, ?, ?, ?, ?)',
+          params: [e.userId, e.key, dataDay, e.dataTs, e.writeTs, e.type],
         },
       },
       dayIndexRow(`#data.ts#${e.key}`, dataDay),
@@ -149,6 +150,54 @@ interface Cursor {
   head: Row;
 }
 
+/** Where the data.ts ordering says an entry is: its data.ts, and its row in the write ordering. */
+interface EntryPlace {
+  dataTs: number;
+  writeTs: number;
+  type: string;
+}
+
+/** write_ts values one request looks up; a page of the data.ts ordering takes a few. */
+const LOOKUPS_PER_REQUEST = 500;
+
+/**
+ * The entries at `places` (one key's), in their order, each with its data.ts: read from the write ordering, a
+ * request per write day and a few hundred write times, `type` told apart here. A place whose entry is gone
+ * (deleted between the two reads) yields nothing.
+ */
+async function entriesAt(cql: Cql, userId: string, key: string, places: readonly EntryPlace[]): Promise<Row[]> {
+  const timesByDay = new Map<number, Set<number>>();
+  for (const { writeTs } of places) {
+    const day = dayOf(writeTs);
+    const times = timesByDay.get(day);
+    if (times) times.add(writeTs);
+    else timesByDay.set(day, new Set([writeTs]));
+  }
+  const requests: [day: number, times: number[]][] = [];
+  for (const [day, times] of timesByDay) {
+    const all = [...times];
+    for (let i = 0; i < all.length; i += LOOKUPS_PER_REQUEST)
+      requests.push([day, all.slice(i, i + LOOKUPS_PER_REQUEST)]);
+  }
+  const found = new Map<string, string>();
+  await Promise.all(
+    requests.map(async ([day, times]) => {
+      for await (const r of cql.iterate(
+        'SELECT write_ts, type, entry FROM timeseries WHERE user_id = ? AND key = ? AND day = ? AND write_ts IN ?',
+        [userId, key, day, times],
+        LOOKUPS_PER_REQUEST,
+      ))
+        found.set(`${Number(r['write_ts'])}|${String(r['type'])}`, String(r['entry']));
+    }),
+  );
+  const rows: Row[] = [];
+  for (const place of places) {
+    const entry = found.get(`${place.writeTs}|${place.type}`);
+    if (entry !== undefined) rows.push({ t: place.dataTs, entry });
+  }
+  return rows;
+}
+
 export function createTimeseriesReader(cql: Cql): TimeseriesReader {
   /** The days holding data of the wanted keys in [start, end], each with its keys, in day order. */
   async function partitions(
@@ -211,18 +260,35 @@ export function createTimeseriesReader(cql: Cql): TimeseriesReader {
     const { limit = Infinity, newestFirst = false, maxPartitions, concurrency = 4, maxBytes = Infinity } = options;
     const byDay = await partitions(userId, keys, timeKey, start, end, maxPartitions);
     const order = newestFirst ? 'DESC' : 'ASC';
-    const query =
-      timeKey === 'data.ts'
-        ? `SELECT data_ts AS t, entry FROM timeseries_by_data_ts WHERE user_id = ? AND key = ? AND day = ? AND data_ts >= ? AND data_ts <= ? ORDER BY data_ts ${order}`
-        : `SELECT write_ts AS t, entry FROM timeseries WHERE user_id = ? AND key = ? AND day = ? AND write_ts >= ? AND write_ts <= ? ORDER BY write_ts ${order}`;
     const reads = pLimit(concurrency);
     const pageSize = Math.max(1, Math.min(2000, limit));
 
-    async function* rowsOf(key: string, day: number): AsyncGenerator<Row, void> {
-      for await (const r of cql.iterate(query, [userId, key, day, start, end], pageSize)) {
+    async function* byWriteTs(key: string, day: number): AsyncGenerator<Row, void> {
+      for await (const r of cql.iterate(
+        `SELECT write_ts AS t, entry FROM timeseries WHERE user_id = ? AND key = ? AND day = ? AND write_ts >= ? AND write_ts <= ? ORDER BY write_ts ${order}`,
+        [userId, key, day, start, end],
+        pageSize,
+      )) {
         yield { t: Number(r['t']), entry: String(r['entry']) };
       }
     }
+    /** A page of the data.ts ordering at a time, each page's entries then fetched from the write ordering. */
+    async function* byDataTs(key: string, day: number): AsyncGenerator<Row, void> {
+      let page: EntryPlace[] = [];
+      for await (const r of cql.iterate(
+        `SELECT data_ts, write_ts, type FROM timeseries_by_data_ts WHERE user_id = ? AND key = ? AND day = ? AND data_ts >= ? AND data_ts <= ? ORDER BY data_ts ${order}`,
+        [userId, key, day, start, end],
+        pageSize,
+      )) {
+        page.push({ dataTs: Number(r['data_ts']), writeTs: Number(r['write_ts']), type: String(r['type']) });
+        if (page.length === pageSize) {
+          yield* await entriesAt(cql, userId, key, page);
+          page = [];
+        }
+      }
+      if (page.length > 0) yield* await entriesAt(cql, userId, key, page);
+    }
+    const rowsOf = timeKey === 'data.ts' ? byDataTs : byWriteTs;
     async function openDay(day: number): Promise<Cursor[]> {
       const cursors = await Promise.all(
         (byDay.get(day) ?? []).map(async (key) => {
