@@ -8,7 +8,8 @@
  * 10,000 × scale participants) and "day" (bench/population-day.ts: BENCH_DAY_USERS, default 10,000, users' real days
  * pushed until all their trips are served; about ten million entries, tens of GB and most of an hour on two cores)
  * "layout" (bench/timeseries-layout.ts: Cassandra's CPU for 300,000 × scale entries' timeseries rows, each entry's
- * JSON in both orderings against once, two rounds each) and "programs" (bench/programs.ts: BENCH_PROGRAM_USERS, default 10,000, users as one program and then as
+ * JSON in both orderings against once, two rounds each), "kafka" (bench/kafka-clients.ts: 300,000 × scale entries sent
+ * by kafkajs and by @platformatic/kafka, a record per entry and 500 entries a record) and "programs" (bench/programs.ts: BENCH_PROGRAM_USERS, default 10,000, users as one program and then as
  * BENCH_PROGRAMS, default 20, programs on the same stack) run only when named. BENCH_E2E_USERS (default "100,1000")
  * sets the end-to-end user counts (each a point of the CPU-per-entry curve); BENCH_LABELS_PER_S (default 10) the
  * rate of its paced label phase; BENCH_CPU_PROF_DIR makes every service process write a CPU profile there. The
@@ -34,6 +35,7 @@ import { benchExport, exportRows, type ExportFigures } from './export.js';
 import { benchPopulationDay, populationDayRows, type PopulationDayFigures } from './population-day.js';
 import { benchPrograms, programsRows, type ProgramsFigures } from './programs.js';
 import { benchTimeseriesLayout, layoutRows, type LayoutFigures } from './timeseries-layout.js';
+import { benchKafkaClients, kafkaClientRows, type KafkaClientFigures } from './kafka-clients.js';
 import { loadRealEntries, makeBatch, type PhoneEntry } from '../test/helpers/phone-entries.js';
 import {
   dropEarlierBenchData,
@@ -352,6 +354,13 @@ async function main(): Promise<void> {
     );
   }
 
+  let kafkaClients: KafkaClientFigures | null = null;
+  if (parts.has('kafka')) {
+    const config = benchConfig(`${tag}c`);
+    await provision(config);
+    kafkaClients = await benchKafkaClients(config, real, Math.round(30 * scale), serverPids(root)['kafka']);
+  }
+
   const metricsSummary = parts.has('metrics') ? benchMetricsSummary() : null;
 
   let consoleFigures: ConsoleFigures | null = null;
@@ -387,6 +396,7 @@ async function main(): Promise<void> {
     populationDay,
     programs,
     layout,
+    kafkaClients,
   };
   const table = [
     `Machine: ${results.machine.cpus} cores (${results.machine.cpuModel}), ${results.machine.memoryGb} GiB, Node ${results.machine.node}; whole stack on the same machine.`,
@@ -407,6 +417,7 @@ async function main(): Promise<void> {
     ...(populationDay ? populationDayRows(populationDay) : []),
     ...(programs ? programsRows(programs) : []),
     ...(layout ? layoutRows(layout) : []),
+    ...(kafkaClients ? kafkaClientRows(kafkaClients) : []),
     ...(exported ? exportRows(exported) : []),
     ...(consoleFigures ? consoleRows(consoleFigures) : []),
     ...(metricsSummary ? metricsSummaryRows(metricsSummary) : []),

@@ -24,6 +24,8 @@ export interface LayoutRound {
   writeS: number;
   /** From the last write until Cassandra idled (flushes and compactions). */
   settleS: number;
+  /** What the keyspace's timeseries tables hold on disk once idle, per entry (system_views.disk_usage). */
+  diskBytesPerEntry: number;
 }
 
 export interface LayoutFigures {
@@ -100,11 +102,18 @@ async function round(
     const writeS = (performance.now() - t0) / 1000;
     const settleS = await settle(cassandraPid);
     const cpu = cpuMs(cassandraPid) - cpu0;
+    const disk = await cql.read('SELECT table_name, mebibytes FROM system_views.disk_usage WHERE keyspace_name = ?', [
+      config.cassandra.keyspace,
+    ]);
+    const diskMib = disk.rows
+      .filter((r) => String(r['table_name']).startsWith('timeseries'))
+      .reduce((sum, r) => sum + Number(r['mebibytes']), 0);
     return {
       layout,
       cassandraCpuMsPer1000: Math.round((cpu / entries.length) * 10_000) / 10,
       writeS: Math.round(writeS * 10) / 10,
       settleS: Math.round(settleS * 10) / 10,
+      diskBytesPerEntry: Math.round((diskMib * 1024 * 1024) / entries.length),
     };
   } finally {
     await client.shutdown();
@@ -145,7 +154,10 @@ export function layoutRows(f: LayoutFigures): string[] {
   const each = (layout: Layout) =>
     f.rounds
       .filter((r) => r.layout === layout)
-      .map((r) => `${r.cassandraCpuMsPer1000} ms (writes ${r.writeS} s, then ${r.settleS} s)`)
+      .map(
+        (r) =>
+          `${r.cassandraCpuMsPer1000} ms (writes ${r.writeS} s, then ${r.settleS} s; ${r.diskBytesPerEntry} B on disk)`,
+      )
       .join(' / ');
   return [
     `| Cassandra CPU per 1,000 entries written, ${f.entries.toLocaleString('en')} entries of ${f.jsonBytesPerEntry} B, entry JSON once | ${each('one copy')} | the same entries in both orderings: ${each('two copies')} | ${(one / two).toFixed(2)} |`,
