@@ -1,5 +1,6 @@
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { createCassandraClient } from '../../shared/cassandra/index.js';
+import { quietKafkajsTimerWarning } from '../../shared/kafka/index.js';
 import type { Config } from '../../shared/config/index.js';
 import { cassandraAnswers, kafkaAnswers, registryAnswers } from '../../shared/health/index.js';
 import type { ServerSpec } from './servers.js';
@@ -35,6 +36,7 @@ export async function withProbeAdmin<T>(
   probe: { clientId: string; brokers: readonly string[]; requestTimeout: number },
   use: (admin: Admin) => Promise<T>,
 ): Promise<T> {
+  quietKafkajsTimerWarning();
   const admin = new Kafka({
     clientId: probe.clientId,
     brokers: [...probe.brokers],

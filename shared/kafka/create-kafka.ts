@@ -10,6 +10,7 @@ import {
 import type { Config } from '../config/index.js';
 import { kafkajsLogCreator, type Logger } from '../logger/index.js';
 import { safeIdempotentProducer } from './safe-idempotent-producer.js';
+import { quietKafkajsTimerWarning } from './timer-warning.js';
 
 export interface KafkaOptions {
   brokers: readonly string[];
@@ -37,6 +38,7 @@ export function createKafka({
   requestTimeout = 30000,
   retry,
 }: KafkaOptions): Kafka {
+  quietKafkajsTimerWarning();
   return new Kafka({
     clientId,
     brokers: [...brokers],

@@ -4,3 +4,4 @@ export * from './send-chunked.js';
 export * from './create-worker-consumer.js';
 export * from './send-separating-refusals.js';
 export * from './run-worker.js';
+export * from './timer-warning.js';
