@@ -3,15 +3,20 @@
  * users: kafkajs (the project's client) and @platformatic/kafka (pure JavaScript, installed from the npm registry
  * alone), each sending a record per entry, as the gateway does, and a record per `GROUP` entries of one user (the
  * entries framed one after another in one value, as a put's entries for one user would travel). Every producer has
- * the project's settings: acks=all, idempotence, one request in flight, requests of about 1 MiB. Rounds alternate
+ * the project's settings: acks=all, idempotence, one request in flight, requests cut as sendChunked cuts them. Rounds alternate
  * so that neither client always meets a broker busy with the other's segments. @confluentinc/kafka-javascript is not
  * measured: its install downloads a prebuilt librdkafka from GitHub, or builds it from source when it cannot.
  */
 import { randomUUID } from 'node:crypto';
-import { ProduceAcks, Producer as PlatformaticProducer } from '@platformatic/kafka';
+import {
+  Consumer as PlatformaticConsumer,
+  MessagesStreamModes,
+  ProduceAcks,
+  Producer as PlatformaticProducer,
+} from '@platformatic/kafka';
 import type { Config } from '../shared/config/index.js';
 import { topicName } from '../shared/events/index.js';
-import { createKafka, sendChunked } from '../shared/kafka/index.js';
+import { createKafka, requestChunks, sendChunked } from '../shared/kafka/index.js';
 import { createLogger } from '../shared/logger/index.js';
 import { createAvroCodec, createSchemaRegistry, valueSubject } from '../shared/schema-registry/index.js';
 import { makeBatch, toPhoneRecord, type PhoneEntry } from '../test/helpers/phone-entries.js';
@@ -29,15 +34,23 @@ export interface ClientRound {
   brokerCpuMsPer1000: number;
 }
 
+export interface ConsumerRound {
+  client: Client;
+  records: number;
+  recordsPerS: number;
+  /** CPU (user + system) of the consuming process per 1,000 records. */
+  clientCpuMsPer1000: number;
+}
+
 export interface KafkaClientFigures {
   entries: number;
   rounds: ClientRound[];
+  /** Each client reading back everything the producers wrote, from the start, in a group of its own. */
+  consumers: ConsumerRound[];
 }
 
 /** Entries one grouped record carries: about a put's worth for one user at the phone's usual sync. */
 const GROUP = 500;
-/** The same request size the gateway's sendChunked uses: the broker refuses a record batch past 1 MiB. */
-const REQUEST_BYTES = 1024 * 1024;
 
 interface Message {
   key: Buffer;
@@ -57,24 +70,6 @@ function grouped(messages: readonly Message[]): Message[] {
     }
     out.push({ key: part[0]!.key, value: Buffer.concat(frames) });
   }
-  return out;
-}
-
-/** Messages cut into requests of about REQUEST_BYTES (a grouped record larger than that goes alone). */
-function requests(messages: readonly Message[]): Message[][] {
-  const out: Message[][] = [];
-  let current: Message[] = [];
-  let bytes = 0;
-  for (const m of messages) {
-    if (bytes + m.value.length > REQUEST_BYTES && current.length > 0) {
-      out.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(m);
-    bytes += m.value.length;
-  }
-  if (current.length > 0) out.push(current);
   return out;
 }
 
@@ -112,7 +107,7 @@ async function platformaticSender(config: Config, topic: string): Promise<{ send
     send: async (puts) => {
       for (const put of puts) {
         let inFlight: Promise<unknown> | undefined;
-        for (const request of requests(put)) {
+        for (const request of requestChunks(put)) {
           const next = producer.send({ messages: request.map((m) => ({ topic, key: m.key, value: m.value })) });
           if (inFlight) await inFlight;
           inFlight = next;
@@ -123,6 +118,60 @@ async function platformaticSender(config: Config, topic: string): Promise<{ send
     close: () => producer.close(),
   };
 }
+
+/** Reads `records` records of `topic` from its start in a group of its own; resolves once all have come. */
+type Consume = (config: Config, topic: string, records: number) => Promise<void>;
+
+const kafkajsConsume: Consume = async (config, topic, records) => {
+  const logger = createLogger({ component: 'bench', level: 'error' });
+  const consumer = createKafka({ ...config.kafka, clientId: 'bench-kafkajs-consumer', logger }).consumer({
+    groupId: `bench-kafkajs-${randomUUID()}`,
+    maxBytesPerPartition: 4 * 1024 * 1024,
+  });
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  let seen = 0;
+  await new Promise<void>((done, fail) => {
+    consumer
+      .run({
+        autoCommit: false,
+        eachBatch: async ({ batch }) => {
+          seen += batch.messages.length;
+          if (seen >= records) done();
+        },
+      })
+      .catch(fail);
+  });
+  await consumer.disconnect();
+};
+
+const platformaticConsume: Consume = async (config, topic, records) => {
+  const { sasl } = config.kafka;
+  const consumer = new PlatformaticConsumer({
+    clientId: 'bench-platformatic-consumer',
+    groupId: `bench-platformatic-${randomUUID()}`,
+    bootstrapBrokers: [...config.kafka.brokers],
+    ...(sasl
+      ? { sasl: { mechanism: sasl.mechanism.toUpperCase(), username: sasl.username, password: sasl.password } }
+      : {}),
+  } as ConstructorParameters<typeof PlatformaticConsumer>[0]);
+  const stream = await consumer.consume({
+    topics: [topic],
+    mode: MessagesStreamModes.EARLIEST,
+    autocommit: false,
+    maxBytesPerPartition: 4 * 1024 * 1024,
+  });
+  let seen = 0;
+  await new Promise<void>((done, fail) => {
+    stream.on('data', () => {
+      seen += 1;
+      if (seen === records) done();
+    });
+    stream.on('error', fail);
+  });
+  await stream.close();
+  await consumer.close(true);
+};
 
 /**
  * `rounds` rounds of the four variants on `puts` puts of 10,000 entries (16 users in turn), into the usercache
@@ -196,23 +245,58 @@ export async function benchKafkaClients(
       }
     }
   }
+  const records = await recordsInTopic();
   await admin.disconnect();
-  return { entries, rounds: figures };
+  const consumes: Record<Client, Consume> = { kafkajs: kafkajsConsume, '@platformatic/kafka': platformaticConsume };
+  const consumers: ConsumerRound[] = [];
+  for (let r = 0; r < rounds; r += 1) {
+    for (const client of Object.keys(consumes) as Client[]) {
+      process.stdout.write(`bench: ${client} consumer, round ${r + 1}…\n`);
+      const cpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      await consumes[client](config, topic, records);
+      const seconds = (performance.now() - t0) / 1000;
+      const cpu = process.cpuUsage(cpu0);
+      consumers.push({
+        client,
+        records,
+        recordsPerS: Math.round(records / seconds),
+        clientCpuMsPer1000: Math.round(((cpu.user + cpu.system) / 1000 / records) * 10_000) / 10,
+      });
+    }
+  }
+  return { entries, rounds: figures, consumers };
+}
+
+function consumerRows(f: KafkaClientFigures): string[] {
+  const mean = (client: Client) => {
+    const of = f.consumers.filter((c) => c.client === client);
+    return of.reduce((a, c) => a + c.recordsPerS, 0) / of.length;
+  };
+  return (['kafkajs', '@platformatic/kafka'] as const).map((client) => {
+    const each = f.consumers
+      .filter((c) => c.client === client)
+      .map((c) => `${c.recordsPerS} records/s (${c.clientCpuMsPer1000} ms CPU per 1,000)`)
+      .join(' / ');
+    return `| ${client} consumer, ${f.consumers[0]?.records.toLocaleString('en')} records from the start (a record per entry, some of 500) | ${each} | kafkajs consumer | ${(mean(client) / mean('kafkajs')).toFixed(2)} |`;
+  });
 }
 
 export function kafkaClientRows(f: KafkaClientFigures): string[] {
   const variants = [...new Set(f.rounds.map((r) => `${r.client}|${r.entriesPerRecord}`))];
   const baseline = f.rounds.filter((r) => r.client === 'kafkajs' && r.entriesPerRecord === 1);
   const mean = (rs: ClientRound[]) => rs.reduce((a, r) => a + r.entriesPerS, 0) / rs.length;
-  return variants.map((v) => {
-    const [client, per] = v.split('|');
-    const of = f.rounds.filter((r) => `${r.client}|${r.entriesPerRecord}` === v);
-    const each = of
-      .map(
-        (r) =>
-          `${r.entriesPerS} entries/s (client ${r.clientCpuMsPer1000} ms, broker ${r.brokerCpuMsPer1000} ms per 1,000)`,
-      )
-      .join(' / ');
-    return `| ${client} producer, ${per === '1' ? 'a record per entry' : `${per} entries a record`}, ${f.entries.toLocaleString('en')} entries | ${each} | kafkajs, a record per entry | ${(mean(of) / mean(baseline)).toFixed(2)} |`;
-  });
+  return variants
+    .map((v) => {
+      const [client, per] = v.split('|');
+      const of = f.rounds.filter((r) => `${r.client}|${r.entriesPerRecord}` === v);
+      const each = of
+        .map(
+          (r) =>
+            `${r.entriesPerS} entries/s (client ${r.clientCpuMsPer1000} ms, broker ${r.brokerCpuMsPer1000} ms per 1,000)`,
+        )
+        .join(' / ');
+      return `| ${client} producer, ${per === '1' ? 'a record per entry' : `${per} entries a record`}, ${f.entries.toLocaleString('en')} entries | ${each} | kafkajs, a record per entry | ${(mean(of) / mean(baseline)).toFixed(2)} |`;
+    })
+    .concat(consumerRows(f));
 }

@@ -3,14 +3,14 @@
  * measured in the same run on the same records. Writes bench/results/<date>.{json,md} and prints the table.
  * BENCH_SCALE (default 1) multiplies the number of puts, converted entries and exported entries. BENCH_PARTS
  * (default "put,converter,e2e,metrics"; "metrics" is bench/metrics-summary.ts, a second of pure computation) runs
- * only some parts; "export" (bench/export.ts: a million entries seeded, then
- * exported in one call, about 2 GB written to Cassandra), "console" (bench/console.ts: page loads in Chromium at
- * 10,000 × scale participants) and "day" (bench/population-day.ts: BENCH_DAY_USERS, default 10,000, users' real days
- * pushed until all their trips are served; about ten million entries, tens of GB and most of an hour on two cores)
- * "layout" (bench/timeseries-layout.ts: Cassandra's CPU for 300,000 × scale entries' timeseries rows, each entry's
- * JSON in both orderings against once, two rounds each), "kafka" (bench/kafka-clients.ts: 300,000 × scale entries sent
- * by kafkajs and by @platformatic/kafka, a record per entry and 500 entries a record) and "programs" (bench/programs.ts: BENCH_PROGRAM_USERS, default 10,000, users as one program and then as
- * BENCH_PROGRAMS, default 20, programs on the same stack) run only when named. BENCH_E2E_USERS (default "100,1000")
+ * only some parts; "export" (bench/export.ts: a million entries seeded, then exported in one call, about 2 GB
+ * written to Cassandra), "console" (bench/console.ts: page loads in Chromium at 10,000 × scale participants), "day"
+ * (bench/population-day.ts: BENCH_DAY_USERS, default 10,000, users' real days pushed until all their trips are
+ * served; about ten million entries, tens of GB and most of an hour on two cores), "layout"
+ * (bench/timeseries-layout.ts: Cassandra's CPU for 300,000 × scale entries' timeseries rows, each entry's JSON in
+ * both orderings against once), "kafka" (bench/kafka-clients.ts: 300,000 × scale entries sent and read back by
+ * kafkajs and by @platformatic/kafka) and "programs" (bench/programs.ts: BENCH_PROGRAM_USERS, default 10,000, users
+ * as one program and then as BENCH_PROGRAMS, default 20, programs on the same stack) run only when named. BENCH_E2E_USERS (default "100,1000")
  * sets the end-to-end user counts (each a point of the CPU-per-entry curve); BENCH_LABELS_PER_S (default 10) the
  * rate of its paced label phase; BENCH_CPU_PROF_DIR makes every service process write a CPU profile there. The
  * services run compiled, as in production (bench/load.ts serviceArgs; BENCH_FROM_SOURCE=1 runs them with tsx);

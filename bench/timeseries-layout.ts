@@ -1,6 +1,6 @@
 /**
  * BENCH_PARTS=layout: what Cassandra spends on the timeseries rows of the same entries in two layouts, measured in
- * one run, alternating: "two copies", the layout before migration 022 (each entry's JSON in both orderings), and
+ * one run, alternating: "two copies", the earlier layout (each entry's JSON in both orderings), and
  * "one copy", today's (the data.ts ordering holds where each entry is). Both go through the converter's own writer
  * (same batches, same concurrency); the two-copies rows are today's statements with the entry put back into the
  * data.ts row. Cassandra's CPU counts from the first write until it has flushed (the bench tables flush every
@@ -91,7 +91,7 @@ async function round(
       await cql.write(`ALTER TABLE ${table} WITH memtable_flush_period_in_ms = ${FLUSH_PERIOD_MS}`, []);
     let writer = createTimeseriesWriter(cql);
     if (layout === 'two copies') {
-      await cql.write('ALTER TABLE timeseries_by_data_ts ADD entry text', []);
+      await cql.write('ALTER TABLE timeseries_by_data_ts ADD IF NOT EXISTS entry text', []);
       const jsonOf = new Map(entries.map((e) => [`${e.userId}|${e.key}|${e.writeTs}|${e.type}`, e.entryJson]));
       writer = createTimeseriesWriter(withDataTsCopies(cql, jsonOf));
     }

@@ -71,21 +71,23 @@ describe('timeseries reads by data.ts', () => {
         (f) => f.ts,
       ),
     ).toEqual([NOON + 25, NOON + 30]);
-    // A limit smaller than the page is read past one page of places, nothing lost between pages.
+    // A limit sets the page size (here 4 places), and the earliest four come whatever partition they are in.
     expect(
       (await reader.findTimed(user, keys, 'data.ts', NOON - DAY, NOON + DAY, { limit: 4 })).map((f) => f.ts),
     ).toEqual([NOON - DAY / 2 - 5, NOON + 10, NOON + 12, NOON + 20]);
   });
 
-  it('When a page of the data.ts ordering spans many entries and one was deleted from the write ordering meanwhile, then the rest come in order and the deleted one is left out', async () => {
+  it('When a read by data.ts crosses pages of places and an entry on each side of a page boundary was deleted from the write ordering meanwhile, then the rest come in order and the deleted ones are left out', async () => {
     const user = randomUUID();
-    const entries = Array.from({ length: 1_200 }, (_, i) => entry(user, 'background/location', NOON + i, i % 7));
+    // 2,500 places: two pages of 2,000, the first looked up in four requests of at most 500 write times.
+    const entries = Array.from({ length: 2_500 }, (_, i) => entry(user, 'background/location', NOON + i, i % 7));
     await store(entries);
-    const gone = entries[600]!;
-    await env.cql.write(
-      'DELETE FROM timeseries WHERE user_id = ? AND key = ? AND day = ? AND write_ts = ? AND type = ?',
-      [user, gone.key, dayOf(gone.writeTs), gone.writeTs, gone.type],
-    );
+    const gone = [entries[1_999]!, entries[2_000]!];
+    for (const e of gone)
+      await env.cql.write(
+        'DELETE FROM timeseries WHERE user_id = ? AND key = ? AND day = ? AND write_ts = ? AND type = ?',
+        [user, e.key, dayOf(e.writeTs), e.writeTs, e.type],
+      );
 
     const found = await createTimeseriesReader(env.cql).find(
       user,
@@ -95,6 +97,40 @@ describe('timeseries reads by data.ts', () => {
       NOON + DAY,
     );
 
-    expect(found.map(tsOf)).toEqual(entries.filter((e) => e !== gone).map((e) => e.dataTs));
+    expect(found.map(tsOf)).toEqual(entries.filter((e) => !gone.includes(e)).map((e) => e.dataTs));
+  });
+
+  it('When an entry is pushed again under the same identity with another data.ts, then a read by data.ts returns it once, at its data.ts now', async () => {
+    const user = randomUUID();
+    const first = entry(user, 'background/location', NOON, 30);
+    const again = { ...first, dataTs: NOON + 20, entryJson: JSON.stringify({ data: { ts: NOON + 20 } }) };
+    await store([first, again]);
+
+    const found = await createTimeseriesReader(env.cql).findTimed(
+      user,
+      ['background/location'],
+      'data.ts',
+      NOON - DAY,
+      NOON + DAY,
+    );
+
+    expect(found).toEqual([{ ts: NOON + 20, json: again.entryJson }]);
+  });
+
+  it('When the data.ts ordering holds rows of the earlier layout, each with its entry copied in, beside rows without, then both lead to their entries', async () => {
+    const user = randomUUID();
+    const key = 'background/location';
+    const [earlier, later] = [entry(user, key, NOON, 3), entry(user, key, NOON + 60, 3)];
+    await store([later]);
+    // As a converter of the earlier layout wrote it: the entry in both orderings.
+    for (const row of upsertStatements(earlier)) await env.cql.write(row.statement.query, row.statement.params);
+    await env.cql.write(
+      'INSERT INTO timeseries_by_data_ts (user_id, key, day, data_ts, write_ts, type, entry) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      [user, key, dayOf(NOON), NOON, earlier.writeTs, earlier.type, earlier.entryJson],
+    );
+
+    const found = await createTimeseriesReader(env.cql).find(user, [key], 'data.ts', NOON - DAY, NOON + DAY);
+
+    expect(found).toEqual([earlier.entryJson, later.entryJson]);
   });
 });

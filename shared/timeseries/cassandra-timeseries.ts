@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
 import { type Cql, ROWS_PER_TURN, type Statement, yieldToEventLoop } from '../cassandra/index.js';
 import { ValidationError } from '../errors/index.js';
+import { forEachBounded } from '../runtime/for-each-bounded.js';
 
 /** A timeseries entry as stored: its identity, its times, and the whole document as JSON. */
 export interface StoredEntry {
@@ -159,11 +160,14 @@ interface EntryPlace {
 
 /** write_ts values one request looks up; a page of the data.ts ordering takes a few. */
 const LOOKUPS_PER_REQUEST = 500;
+/** Lookup requests of one page in flight at once (a page of backfilled data may span many write days). */
+const LOOKUPS_IN_FLIGHT = 4;
 
 /**
  * The entries at `places` (one key's), in their order, each with its data.ts: read from the write ordering, a
- * request per write day and a few hundred write times, `type` told apart here. A place whose entry is gone
- * (deleted between the two reads) yields nothing.
+ * request per write day and a few hundred write times, `type` told apart here. A place yields nothing when its
+ * entry is gone (deleted between the two reads) or has since been written again with another data.ts (the same
+ * identity pushed again: the write ordering holds the newer, whose own place leads to it).
  */
 async function entriesAt(cql: Cql, userId: string, key: string, places: readonly EntryPlace[]): Promise<Row[]> {
   const timesByDay = new Map<number, Set<number>>();
@@ -179,21 +183,25 @@ async function entriesAt(cql: Cql, userId: string, key: string, places: readonly
     for (let i = 0; i < all.length; i += LOOKUPS_PER_REQUEST)
       requests.push([day, all.slice(i, i + LOOKUPS_PER_REQUEST)]);
   }
-  const found = new Map<string, string>();
-  await Promise.all(
-    requests.map(async ([day, times]) => {
-      for await (const r of cql.iterate(
-        'SELECT write_ts, type, entry FROM timeseries WHERE user_id = ? AND key = ? AND day = ? AND write_ts IN ?',
-        [userId, key, day, times],
-        LOOKUPS_PER_REQUEST,
-      ))
-        found.set(`${Number(r['write_ts'])}|${String(r['type'])}`, String(r['entry']));
-    }),
-  );
+  const found = new Map<string, { dataTs: number | null; entry: string }>();
+  // Not through the reader's own limiter: its caller holds one of those slots while it waits for these.
+  await forEachBounded(requests, LOOKUPS_IN_FLIGHT, async ([day, times]) => {
+    for await (const r of cql.iterate(
+      'SELECT write_ts, type, data_ts, entry FROM timeseries WHERE user_id = ? AND key = ? AND day = ? AND write_ts IN ?',
+      [userId, key, day, times],
+      LOOKUPS_PER_REQUEST,
+    )) {
+      const dataTs = r['data_ts'];
+      found.set(`${Number(r['write_ts'])}|${String(r['type'])}`, {
+        dataTs: dataTs === null ? null : Number(dataTs),
+        entry: String(r['entry']),
+      });
+    }
+  });
   const rows: Row[] = [];
   for (const place of places) {
-    const entry = found.get(`${place.writeTs}|${place.type}`);
-    if (entry !== undefined) rows.push({ t: place.dataTs, entry });
+    const at = found.get(`${place.writeTs}|${place.type}`);
+    if (at !== undefined && at.dataTs === place.dataTs) rows.push({ t: place.dataTs, entry: at.entry });
   }
   return rows;
 }
@@ -327,6 +335,8 @@ export function createTimeseriesReader(cql: Cql): TimeseriesReader {
         // +1: the comma that joins it into the answer.
         bytes += Buffer.byteLength(cursor.head.entry) + 1;
         if (bytes > maxBytes) throw entriesTooLarge(maxBytes);
+        // The next row could cost a page of reads (of places and their entries): none once the limit is reached.
+        if (found.length >= limit) break;
         const next = await reads(() => cursor.rows.next());
         if (next.done) cursors.splice(best, 1);
         else cursor.head = next.value;
