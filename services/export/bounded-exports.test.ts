@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConflictError, OverloadedError } from '../../shared/errors/index.js';
 import { createBoundedExports } from './bounded-exports.js';
 import type { ExportRequest } from './export-user.js';
-import type { ExportSources } from './sources.js';
+import type { ExportSources } from './stores.js';
 
 /** Sources of endless trips: an export ends only when its reader stops. */
 const endless: ExportSources = {

@@ -2,7 +2,7 @@ import { finished } from 'node:stream';
 import pLimit from 'p-limit';
 import { ConflictError, OverloadedError } from '../../shared/errors/index.js';
 import { exportUser, type ExportRequest, type UserExport } from './export-user.js';
-import type { ExportSources } from './sources.js';
+import type { ExportSources } from './stores.js';
 
 export interface ExportBounds {
   /**

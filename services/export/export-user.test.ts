@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exportUser, type ExportRequest } from './export-user.js';
 import { keyedUserId } from './keyed-user-id.js';
-import type { ExportSources } from './sources.js';
+import type { ExportSources } from './stores.js';
 import type { CompositeTrip } from './domain/composite-trip.js';
 import type { DayQuality } from '../../shared/quality/day-quality.js';
 import { parse } from 'fast-csv';

@@ -21,7 +21,7 @@ import { daysCsv } from './domain/days-csv.js';
 import type { DayQuality } from '../../shared/quality/day-quality.js';
 import { shiftIsoDay } from '../../shared/time/calendar.js';
 import { keyedUserId } from './keyed-user-id.js';
-import type { ExportSources } from './sources.js';
+import type { ExportSources } from './stores.js';
 
 /** How a researcher export hides who and where: pseudonyms, and no points around the user's frequent places. */
 export interface Deidentification {

@@ -27,7 +27,7 @@ import { createLogger } from '../../shared/logger/index.js';
 import { boundedDeletions, deleteUser } from '../deletion/delete-user.js';
 import { createBoundedExports } from '../export/bounded-exports.js';
 import { createPhoneExports } from '../export/phone-exports.js';
-import { createExportSources } from '../export/sources.js';
+import { createExportSources } from '../export/store/cassandra-export-sources.js';
 import { createUserErasure } from '../deletion/user-erasure.js';
 import type { WebLog } from './web-log.js';
 import { createRefusalLog } from './auth/refusal-log.js';

@@ -9,7 +9,8 @@ import { dayFileName, type ExportFormat, isExportFormat, partialFileName } from 
 import { datesOf, dayRange, type ExportRange, parseExportRange, utcDate } from '../../export/domain/export-range.js';
 import { type Deidentification, exportUser, frequentPlacesOf } from '../../export/export-user.js';
 import { keyedUserId } from '../../export/keyed-user-id.js';
-import { createExportSources, type ExportSources } from '../../export/sources.js';
+import { createExportSources } from '../../export/store/cassandra-export-sources.js';
+import type { ExportSources } from '../../export/stores.js';
 import { opcodeProgram } from '../../../shared/programs/domain/opcode.js';
 import { fail, resolveUser, type Session } from '../session.js';
 
