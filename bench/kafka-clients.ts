@@ -16,11 +16,10 @@ import {
 } from '@platformatic/kafka';
 import type { Config } from '../shared/config/index.js';
 import { topicName } from '../shared/events/index.js';
-import { createKafka, requestChunks, sendChunked } from '../shared/kafka/index.js';
-import { createLogger } from '../shared/logger/index.js';
+import { requestChunks, sendChunked } from '../shared/kafka/index.js';
 import { createAvroCodec, createSchemaRegistry, valueSubject } from '../shared/schema-registry/index.js';
 import { makeBatch, toPhoneRecord, type PhoneEntry } from '../test/helpers/phone-entries.js';
-import { cpuMs } from './load.js';
+import { benchKafka, cpuMs } from './load.js';
 
 export type Client = 'kafkajs' | '@platformatic/kafka';
 
@@ -76,8 +75,7 @@ function grouped(messages: readonly Message[]): Message[] {
 type Send = (puts: readonly Message[][]) => Promise<void>;
 
 async function kafkajsSender(config: Config, topic: string): Promise<{ send: Send; close: () => Promise<void> }> {
-  const logger = createLogger({ component: 'bench', level: 'error' });
-  const producer = createKafka({ ...config.kafka, clientId: 'bench-kafkajs', logger }).producer({
+  const producer = benchKafka(config, 'bench-kafkajs').producer({
     idempotent: true,
     maxInFlightRequests: 1,
     allowAutoTopicCreation: false,
@@ -91,16 +89,23 @@ async function kafkajsSender(config: Config, topic: string): Promise<{ send: Sen
   };
 }
 
-async function platformaticSender(config: Config, topic: string): Promise<{ send: Send; close: () => Promise<void> }> {
+/** What every @platformatic/kafka client of the bench is given: `config`'s brokers and SASL. */
+function platformaticBase(config: Config, clientId: string) {
   const { sasl } = config.kafka;
-  const producer = new PlatformaticProducer({
-    clientId: 'bench-platformatic',
+  return {
+    clientId,
     bootstrapBrokers: [...config.kafka.brokers],
-    idempotent: true,
-    acks: ProduceAcks.ALL,
     ...(sasl
       ? { sasl: { mechanism: sasl.mechanism.toUpperCase(), username: sasl.username, password: sasl.password } }
       : {}),
+  };
+}
+
+async function platformaticSender(config: Config, topic: string): Promise<{ send: Send; close: () => Promise<void> }> {
+  const producer = new PlatformaticProducer({
+    ...platformaticBase(config, 'bench-platformatic'),
+    idempotent: true,
+    acks: ProduceAcks.ALL,
   } as ConstructorParameters<typeof PlatformaticProducer>[0]);
   return {
     // As sendChunked does: the next request is built while the one before is in flight.
@@ -123,8 +128,7 @@ async function platformaticSender(config: Config, topic: string): Promise<{ send
 type Consume = (config: Config, topic: string, records: number) => Promise<void>;
 
 const kafkajsConsume: Consume = async (config, topic, records) => {
-  const logger = createLogger({ component: 'bench', level: 'error' });
-  const consumer = createKafka({ ...config.kafka, clientId: 'bench-kafkajs-consumer', logger }).consumer({
+  const consumer = benchKafka(config, 'bench-kafkajs-consumer').consumer({
     groupId: `bench-kafkajs-${randomUUID()}`,
     maxBytesPerPartition: 4 * 1024 * 1024,
   });
@@ -146,14 +150,9 @@ const kafkajsConsume: Consume = async (config, topic, records) => {
 };
 
 const platformaticConsume: Consume = async (config, topic, records) => {
-  const { sasl } = config.kafka;
   const consumer = new PlatformaticConsumer({
-    clientId: 'bench-platformatic-consumer',
+    ...platformaticBase(config, 'bench-platformatic-consumer'),
     groupId: `bench-platformatic-${randomUUID()}`,
-    bootstrapBrokers: [...config.kafka.brokers],
-    ...(sasl
-      ? { sasl: { mechanism: sasl.mechanism.toUpperCase(), username: sasl.username, password: sasl.password } }
-      : {}),
   } as ConstructorParameters<typeof PlatformaticConsumer>[0]);
   const stream = await consumer.consume({
     topics: [topic],
@@ -205,11 +204,7 @@ export async function benchKafkaClients(
     kafkajs: kafkajsSender,
     '@platformatic/kafka': platformaticSender,
   };
-  const admin = createKafka({
-    ...config.kafka,
-    clientId: 'bench-offsets',
-    logger: createLogger({ component: 'bench', level: 'error' }),
-  }).admin();
+  const admin = benchKafka(config, 'bench-offsets').admin();
   await admin.connect();
   const recordsInTopic = async () =>
     (await admin.fetchTopicOffsets(topic)).reduce((sum, p) => sum + Number(p.high) - Number(p.low), 0);

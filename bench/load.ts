@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCassandraClient } from '../shared/cassandra/index.js';
 import type { Config } from '../shared/config/index.js';
+import type { Kafka } from 'kafkajs';
 import { createKafka } from '../shared/kafka/index.js';
 import { createLogger } from '../shared/logger/index.js';
 
@@ -84,8 +85,7 @@ export async function dropEarlierBenchData(config: Config): Promise<{ keyspaces:
   } finally {
     await client.shutdown();
   }
-  const logger = createLogger({ component: 'bench', level: 'error' });
-  const admin = createKafka({ ...config.kafka, clientId: 'bench-cleanup', logger }).admin();
+  const admin = benchKafka(config, 'bench-cleanup').admin();
   await admin.connect();
   try {
     const topics = (await admin.listTopics()).filter((t) => t.startsWith('bench'));
@@ -102,6 +102,11 @@ export async function dropEarlierBenchData(config: Config): Promise<{ keyspaces:
   } finally {
     await admin.disconnect();
   }
+}
+
+/** A kafkajs client of the bench on `config`'s brokers, logging only errors. */
+export function benchKafka(config: Config, clientId: string): Kafka {
+  return createKafka({ ...config.kafka, clientId, logger: createLogger({ component: 'bench', level: 'error' }) });
 }
 
 /** BENCH_CPU_PROF_DIR: node flags that make a service process write a V8 CPU profile there (bench/summarize-profile.ts). */

@@ -9,10 +9,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Admin } from 'kafkajs';
 import type { Config } from '../shared/config/index.js';
 import { groupName, topicName } from '../shared/events/index.js';
-import { createKafka, groupProgress } from '../shared/kafka/index.js';
-import { createLogger } from '../shared/logger/index.js';
+import { groupProgress } from '../shared/kafka/index.js';
 import type { RealDay } from './end-to-end.js';
 import {
+  benchKafka,
   cpuMs,
   gatewayHealthy,
   inParallel,
@@ -50,11 +50,7 @@ export async function benchPopulationDay(
   users: number,
   serverPids: Record<string, number | undefined>,
 ): Promise<PopulationDayFigures> {
-  const admin = createKafka({
-    ...config.kafka,
-    clientId: 'bench-day',
-    logger: createLogger({ component: 'bench', level: 'error' }),
-  }).admin();
+  const admin = benchKafka(config, 'bench-day').admin();
   await admin.connect();
   try {
     return await pushAndWait(root, config, env, admin, gatewayUrl, days, users, serverPids);

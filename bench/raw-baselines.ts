@@ -6,11 +6,11 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../shared/config/index.js';
 import { createCassandraClient, createCql } from '../shared/cassandra/index.js';
 import { topicName } from '../shared/events/index.js';
-import { createKafka, sendChunked } from '../shared/kafka/index.js';
-import { createLogger } from '../shared/logger/index.js';
+import { sendChunked } from '../shared/kafka/index.js';
 import { createAvroCodec, createSchemaRegistry, valueSubject } from '../shared/schema-registry/index.js';
 import { convertEntry } from '../services/converter/domain/convert-entry.js';
 import { entryObjectId } from '../shared/ids/entry-identity.js';
+import { benchKafka } from './load.js';
 import type { StoredEntry } from '../shared/timeseries/index.js';
 import { createTimeseriesWriter } from '../services/converter/store/cassandra-timeseries-writer.js';
 import { makeBatch, toPhoneRecord, toUsercacheEntry, type PhoneEntry } from '../test/helpers/phone-entries.js';
@@ -22,8 +22,7 @@ const PUT_SIZE = 10_000;
  * the same 1 MiB requests the gateway uses (the broker refuses a 6 MB record batch).
  */
 export async function benchRawProducer(real: PhoneEntry[], config: Config, batches: number): Promise<number> {
-  const logger = createLogger({ component: 'bench', level: 'error' });
-  const kafka = createKafka({ ...config.kafka, clientId: 'bench-raw', logger });
+  const kafka = benchKafka(config, 'bench-raw');
   // kafkajs as it comes, with the settings every producer of the project has: the baseline has none of its work.
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
   await producer.connect();

@@ -24,8 +24,7 @@ import { fileURLToPath } from 'node:url';
 import type { Admin } from 'kafkajs';
 import { loadConfig, type Config } from '../shared/config/index.js';
 import { groupName, topicName } from '../shared/events/index.js';
-import { createKafka, groupProgress } from '../shared/kafka/index.js';
-import { createLogger } from '../shared/logger/index.js';
+import { groupProgress } from '../shared/kafka/index.js';
 import { provision } from '../deploy/provision/provision.js';
 import { emissionFixturesDir } from '../test/helpers/fixtures.js';
 import { benchEndToEnd, endToEndRows, loadDays, type EndToEndFigures } from './end-to-end.js';
@@ -38,6 +37,7 @@ import { benchTimeseriesLayout, layoutRows, type LayoutFigures } from './timeser
 import { benchKafkaClients, kafkaClientRows, type KafkaClientFigures } from './kafka-clients.js';
 import { loadRealEntries, makeBatch, type PhoneEntry } from '../test/helpers/phone-entries.js';
 import {
+  benchKafka,
   dropEarlierBenchData,
   percentile,
   profilingArgs,
@@ -170,11 +170,7 @@ async function benchPuts(
 }
 
 async function resetConverterGroup(config: Config): Promise<void> {
-  const kafka = createKafka({
-    ...config.kafka,
-    clientId: 'bench-reset',
-    logger: createLogger({ component: 'bench', level: 'error' }),
-  });
+  const kafka = benchKafka(config, 'bench-reset');
   const admin = kafka.admin();
   await admin.connect();
   await admin
@@ -255,11 +251,7 @@ async function main(): Promise<void> {
   let rawCassandra = 0;
   if (parts.has('converter')) {
     // One admin connection polls the group's progress for all runs, so polling costs no connection set-up.
-    const admin = createKafka({
-      ...convConfig.kafka,
-      clientId: 'bench-progress',
-      logger: createLogger({ component: 'bench', level: 'error' }),
-    }).admin();
+    const admin = benchKafka(convConfig, 'bench-progress').admin();
     await admin.connect();
     for (const workers of [1, 2, 4]) {
       process.stdout.write(`bench: converter with ${workers} worker(s)…\n`);

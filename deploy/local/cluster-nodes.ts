@@ -334,9 +334,11 @@ export async function nodeAnswers(node: ClusterNode): Promise<boolean> {
  * three replicas of everything, is refused as unavailable exactly then.
  */
 export async function seesWholeRing(node: ClusterNode): Promise<boolean> {
+  const { localDataCenter, credentials } = clusterConfig().cassandra;
   const client = createCassandraClient({
     contactPoints: [node.address],
-    localDataCenter: 'datacenter1',
+    localDataCenter,
+    credentials,
     onlyCoordinator: node.address,
   });
   try {
