@@ -165,7 +165,6 @@ export function createApp(deps: GatewayDeps): Koa<GatewayState> {
       minBytesPerSecond: web.bodyMinBytesPerSecond,
     }),
   );
-  app.use(readPutBody());
   app.use(
     putAdmission({
       maxConcurrent: web.maxConcurrentPuts,
@@ -173,6 +172,7 @@ export function createApp(deps: GatewayDeps): Koa<GatewayState> {
       maxWaitingBytes: web.putQueueBytes,
     }),
   );
+  app.use(readPutBody());
   app.use(parsePutBody());
   app.use(parseJsonBody({ limitFor: (route) => boundsFor(route).limitBytes }));
   for (const router of routers) app.use(router.routes());

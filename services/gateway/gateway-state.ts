@@ -14,10 +14,26 @@ export interface GatewayState extends BodyState {
   userUuid?: string;
   /** The route template the path matched (`/timeline/getTrips/:day`), set by middleware/route-match.ts. */
   route?: string;
-  /** The request's body bytes as they arrive within the route's bounds (middleware/body-limits.ts). */
-  bodyStream?: Readable;
-  /** A put's body bytes, read before admission and parsed after it (middleware/put-body.ts). */
+  /**
+   * Opens the request's body: its bytes as they arrive within the route's bounds (middleware/body-limits.ts). Until
+   * it is called the bytes stay on the socket, so a put waiting for admission holds none of them.
+   */
+  openBody?: () => Readable;
+  /** A put's place among those processed at once (middleware/put-admission.ts). */
+  putSlot?: PutSlot;
+  /** A put's body bytes, read once the put is admitted and parsed right after (middleware/put-body.ts). */
   putBytes?: Buffer;
   /** A put's entries, left as text for the route to parse one at a time (middleware/put-body.ts). */
   putEntries?: PutEntryTexts;
+}
+
+/**
+ * A put's place among those read and processed at once (`ctx.state.putSlot`, middleware/put-admission.ts). A put whose upload is slow steps
+ * aside while its bytes trickle in, so it holds no place that others could use, and rejoins, at the head of the
+ * queue, once its body is read.
+ */
+export interface PutSlot {
+  stepAside(): void;
+  /** Waits for a place again, now counting the body's real length; refused with 503 if the queue is full. */
+  rejoin(bytes: number): Promise<void>;
 }

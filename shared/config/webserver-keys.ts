@@ -120,10 +120,10 @@ export const webserverKeys = {
     type: types.positiveNumber,
     default: 16,
     unit: 'puts',
-    doc: 'Puts parsed and published at once; later ones wait in arrival order holding only their bytes.',
+    doc: 'Puts read, parsed and published at once; later ones wait in arrival order, their bodies unread.',
   }),
   // A put being published takes about twice its body in heap besides the body, so this bounds the gateway's memory
-  // under big puts; four 10,000-entry puts at once already keep Kafka busy.
+  // under big puts (waiting puts hold nothing); four 10,000-entry puts at once already keep Kafka busy.
   putActiveBytes: key({
     file: FILE,
     path: 'server.put_active_mb',
@@ -132,7 +132,7 @@ export const webserverKeys = {
     default: 32,
     unit: 'MiB',
     scale: MIB,
-    doc: 'Body bytes of the puts processed at once (a put is always admitted when none runs).',
+    doc: 'Declared body bytes of the puts read and processed at once (a put is always admitted when none runs).',
   }),
   otherBodyLimitBytes: key({
     file: FILE,
@@ -162,7 +162,7 @@ export const webserverKeys = {
     default: 128,
     unit: 'MiB',
     scale: MIB,
-    doc: 'Bytes of puts waiting for a processing slot; beyond, a put is answered 503.',
+    doc: 'Declared bytes of the puts waiting for a processing slot; beyond, a put is answered 503.',
   }),
   // A client trickling bytes must not hold a socket and its share of the budget for ever.
   bodyIdleTimeoutMs: key({

@@ -42,7 +42,7 @@ const overloaded = () =>
  * its body read (an unknown path gets its 404 with the body unread), a declared length over the route's limit is a
  * 413, and a body that could not fit in the gateway-wide budget of body bytes in flight is a 503 with Retry-After.
  * The bytes then reach their reader (middleware/put-body.ts for the puts, middleware/json-body.ts for the rest)
- * only through `ctx.state.bodyStream`, which meters them as they arrive: at most the route's limit (413), each
+ * only through the stream `ctx.state.openBody()` opens, which meters them as they arrive: at most the route's limit (413), each
  * chunk reserved in the budget (503: bytes are reserved as they arrive, so a client that declares 64 MB and sends
  * nothing holds nothing), nested at most MAX_JSON_DEPTH levels (400 naming the field, before any parsing), and at
  * a pace that ends (408 for a client that stops sending or trickles). The budget is
@@ -68,13 +68,16 @@ export function limitBody(options: BodyLimitOptions): Middleware<GatewayState> {
       );
     if (declared > budget.freeBytes) throw overloaded();
     const scansDepth = options.scansDepth?.(route) ?? true;
-    const meter = meterBody(ctx.req, { ...options, limitBytes, budget, route, scansDepth });
+    let meter: ReturnType<typeof meterBody> | undefined;
     ctx.req.once('end', () => (ctx.state.bodyUnread = false));
-    ctx.state.bodyStream = meter.stream;
+    // Opened by the body's reader: a put waiting for admission leaves its bytes on the socket, and its pace is
+    // only clocked once it is read.
+    ctx.state.openBody = () =>
+      (meter ??= meterBody(ctx.req, { ...options, limitBytes, budget, route, scansDepth })).stream;
     try {
       await next();
     } finally {
-      meter.stop();
+      meter?.stop();
     }
   };
 }
@@ -149,7 +152,9 @@ function meterBody(
   req.once('end', detach);
   req.on('error', onError);
   req.on('close', onClose);
-  req.pipe(stream);
+  // A client that left while its put waited for admission: its 'close' has passed, and its bytes will never come.
+  if (req.destroyed) onClose();
+  else req.pipe(stream);
   return {
     stream,
     /** Gives the budget back and lets go of the request; the stream, if still open, ends without an error. */

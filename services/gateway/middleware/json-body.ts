@@ -38,7 +38,7 @@ export function parseJsonBody({ limitFor }: JsonBodyOptions): Middleware<Gateway
   return async (ctx, next) => {
     const route = ctx.state.route;
     if (route === undefined || isPutRoute(route) || (ctx.method !== 'POST' && ctx.method !== 'PUT')) return next();
-    const stream = ctx.state.bodyStream;
+    const stream = ctx.state.openBody?.();
     if (!stream) {
       ctx.request.body = {};
       return next();

@@ -3,8 +3,15 @@ import type { GatewayState } from '../gateway-state.js';
 import { describe, expect, it } from 'vitest';
 import { putAdmission } from './put-admission.js';
 
-const ctx = (route: string, bytes = 0) =>
-  ({ state: { route, putBytes: Buffer.alloc(bytes) } }) as unknown as ParameterizedContext<GatewayState>;
+/** A call to `route` whose headers declare `bytes` of body (or, with null, a chunked body of unknown length). */
+const ctx = (route: string, bytes: number | null = 0) => {
+  const headers: Record<string, string> =
+    bytes === null ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(bytes) };
+  return {
+    state: { route },
+    get: (field: string) => headers[field] ?? '',
+  } as unknown as ParameterizedContext<GatewayState>;
+};
 
 describe('put admission', () => {
   it('When more puts arrive than may run, then at most that many run and the rest start in arrival order', async () => {
@@ -98,5 +105,73 @@ describe('put admission by size', () => {
       ran = true;
     });
     expect(ran).toBe(true);
+  });
+
+  it('When a put declares no length, then it counts as the whole bound and runs alone', async () => {
+    const admit = putAdmission({ maxConcurrent: 8, maxActiveBytes: 100 });
+    const finish: (() => void)[] = [];
+    const started: string[] = [];
+    const run = (name: string, bytes: number | null) =>
+      admit(ctx('/usercache/put', bytes), () => {
+        started.push(name);
+        return new Promise<void>((r) => finish.push(r));
+      });
+    const all = [run('small', 10), run('chunked', null), run('after', 10)];
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual(['small']);
+    finish.shift()!();
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual(['small', 'chunked']);
+    finish.shift()!();
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual(['small', 'chunked', 'after']);
+    finish.shift()!();
+    await Promise.all(all);
+  });
+});
+
+describe('a put stepping aside', () => {
+  it('When a put steps aside, then the next one runs, and the put rejoins ahead of later arrivals', async () => {
+    const admit = putAdmission({ maxConcurrent: 1 });
+    const started: string[] = [];
+    const finish: Record<string, () => void> = {};
+    const run = (
+      name: string,
+      body: (c: ParameterizedContext<GatewayState>) => Promise<void> = async () => undefined,
+    ) => {
+      const c = ctx('/usercache/put', 10);
+      return admit(c, async () => {
+        started.push(name);
+        await body(c);
+        await new Promise<void>((r) => (finish[name] = r));
+      });
+    };
+    let rejoined = false;
+    let arrive = () => undefined as void;
+    const slow = run('slow', async (c) => {
+      c.state.putSlot!.stepAside();
+      await new Promise<void>((r) => (arrive = r));
+      await c.state.putSlot!.rejoin(10);
+      rejoined = true;
+    });
+    await new Promise((r) => setImmediate(r));
+    const fast = run('fast');
+    await new Promise((r) => setImmediate(r));
+    // The slow upload holds no place: the next put runs while its bytes arrive.
+    expect(started).toEqual(['slow', 'fast']);
+    arrive();
+    const later = run('later');
+    await new Promise((r) => setImmediate(r));
+    expect(rejoined).toBe(false);
+    finish['fast']!();
+    await new Promise((r) => setImmediate(r));
+    // Read, it takes the next place before the put that arrived after it.
+    expect(rejoined).toBe(true);
+    expect(started).toEqual(['slow', 'fast']);
+    finish['slow']!();
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual(['slow', 'fast', 'later']);
+    finish['later']!();
+    await Promise.all([slow, fast, later]);
   });
 });

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import Koa from 'koa';
@@ -6,6 +7,7 @@ import type { GatewayState } from '../gateway-state.js';
 import { BodyBudget } from './body-budget.js';
 import { limitBody } from './body-limits.js';
 import { errorHandler } from '../../../shared/http/index.js';
+import { putAdmission } from './put-admission.js';
 import { isPutRoute, parsePutBody, readPutBody } from './put-body.js';
 
 /** The put bodies' reading and parsing on a real socket: which bodies keep their entries as text, which are whole. */
@@ -79,6 +81,116 @@ describe('put bodies', () => {
       const { status, json } = await put(text);
       expect(status).toBe(400);
       expect(JSON.stringify(json)).toMatch(/nests deeper than 64 levels/);
+    }
+  });
+});
+
+describe('a put waiting for admission', () => {
+  it('When a put waits behind another, then its bytes stay on the socket and its pace is not clocked until it runs', async () => {
+    const app = new Koa<GatewayState>();
+    app.use(errorHandler({ stdout: new PassThrough() }));
+    app.use(async (ctx, next) => {
+      ctx.state.route = ctx.path;
+      return next();
+    });
+    const budget = new BodyBudget(10_000_000);
+    const idleTimeoutMs = 200;
+    app.use(limitBody({ boundsFor: () => ({ limitBytes: 1_000_000, budget }), idleTimeoutMs, minBytesPerSecond: 100 }));
+    app.use(putAdmission({ maxConcurrent: 1 }));
+    app.use(readPutBody());
+    app.use(parsePutBody());
+    let release = () => undefined as void;
+    const firstHeld = new Promise<void>((held) =>
+      app.use(async (ctx) => {
+        const user = (ctx.request.body as { user?: string }).user;
+        if (user === 'first') {
+          held();
+          await new Promise<void>((r) => (release = r));
+        }
+        ctx.body = { user, entries: ctx.state.putEntries?.count };
+      }),
+    );
+    app.on('error', () => undefined);
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const at = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/usercache/put`);
+    const send = (user: string, entries: number) =>
+      fetch(at, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ user, phone_to_server: Array.from({ length: entries }, (_, i) => ({ data: { i } })) }),
+      }).then(async (res) => ({ status: res.status, json: await res.json() }));
+    try {
+      const first = send('first', 1);
+      await firstHeld;
+      const heldByFirst = budget.heldBytes;
+      const second = send('second', 20_000);
+      // Longer than the idle timeout: a clock started on arrival would cut the waiting put off with a 408.
+      await new Promise((r) => setTimeout(r, 3 * idleTimeoutMs));
+      expect(budget.heldBytes).toBe(heldByFirst);
+      release();
+      expect(await first).toEqual({ status: 200, json: { user: 'first', entries: 1 } });
+      expect(await second).toEqual({ status: 200, json: { user: 'second', entries: 20_000 } });
+    } finally {
+      release();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe('a slow upload', () => {
+  it('When an admitted upload trickles, then it steps aside and a put sent after it is answered first', async () => {
+    const app = new Koa<GatewayState>();
+    app.use(errorHandler({ stdout: new PassThrough() }));
+    app.use(async (ctx, next) => {
+      ctx.state.route = ctx.path;
+      return next();
+    });
+    const budget = new BodyBudget(10_000_000);
+    app.use(
+      limitBody({ boundsFor: () => ({ limitBytes: 1_000_000, budget }), idleTimeoutMs: 5000, minBytesPerSecond: 1 }),
+    );
+    app.use(putAdmission({ maxConcurrent: 1 }));
+    app.use(readPutBody({ slowUploadMs: 100 }));
+    app.use(parsePutBody());
+    const answered: string[] = [];
+    app.use(async (ctx) => {
+      const user = (ctx.request.body as { user?: string }).user ?? '';
+      answered.push(user);
+      ctx.body = { user };
+    });
+    app.on('error', () => undefined);
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const body = '{"user": "slow", "phone_to_server": []}';
+      const slow = request({
+        host: '127.0.0.1',
+        port,
+        path: '/usercache/put',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(body.length) },
+      });
+      const slowAnswer = new Promise<number>((resolve, reject) => {
+        slow.on('response', (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+        slow.on('error', reject);
+      });
+      slow.write(body.slice(0, 10));
+      await new Promise((r) => setTimeout(r, 300));
+      const fast = await fetch(`http://127.0.0.1:${port}/usercache/put`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"user": "fast", "phone_to_server": []}',
+      });
+      expect(fast.status).toBe(200);
+      slow.end(body.slice(10));
+      expect(await slowAnswer).toBe(200);
+      expect(answered).toEqual(['fast', 'slow']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
     }
   });
 });

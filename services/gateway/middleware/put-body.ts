@@ -15,20 +15,48 @@ export function isPutRoute(route: string | undefined): boolean {
   return route !== undefined && PUT_ROUTES.has(route);
 }
 
+/** An admitted upload still arriving after this long steps aside (middleware/put-admission.ts) until it is read. */
+export const SLOW_UPLOAD_MS = 2000;
+
 /**
- * Reads a put's body, as bytes, from the stream middleware/body-limits.ts meters, into `ctx.state.putBytes`.
- * Reading comes before admission (middleware/put-admission.ts) and parsing after it (parsePutBody), so a phone
- * uploading slowly over a cellular link never holds a processing slot while its bytes trickle in, and a put
- * waiting for its slot holds its bytes (6 MB for 10,000 entries), not the ten times more heap a parsed put takes.
+ * Reads an admitted put's body, as bytes, from the stream middleware/body-limits.ts meters, into
+ * `ctx.state.putBytes`. Reading comes after admission (middleware/put-admission.ts), so a put waiting for its turn
+ * leaves its bytes in its socket and the gateway holds only the bodies of the puts it processes. An upload still
+ * arriving after `slowUploadMs` (a phone on a slow cellular link) gives its place back while it arrives and waits
+ * for one again, holding its bytes, once it is read: a slow upload never keeps others waiting. A declared length is
+ * read into one buffer of that size, not gathered and then copied.
  */
-export function readPutBody(): Middleware<GatewayState> {
+export function readPutBody({ slowUploadMs = SLOW_UPLOAD_MS } = {}): Middleware<GatewayState> {
   return async (ctx, next) => {
     if (!isPutRoute(ctx.state.route)) return next();
-    const chunks: Buffer[] = [];
-    if (ctx.state.bodyStream) for await (const chunk of ctx.state.bodyStream) chunks.push(chunk as Buffer);
-    ctx.state.putBytes = Buffer.concat(chunks);
+    const stream = ctx.state.openBody?.();
+    if (!stream) {
+      ctx.state.putBytes = Buffer.alloc(0);
+      return next();
+    }
+    const slot = ctx.state.putSlot;
+    const slow = slot && setTimeout(() => slot.stepAside(), slowUploadMs);
+    try {
+      ctx.state.putBytes = await readAll(stream, Number(ctx.get('content-length') || 0));
+    } finally {
+      clearTimeout(slow);
+    }
+    await slot?.rejoin(ctx.state.putBytes.length);
     return next();
   };
+}
+
+async function readAll(stream: AsyncIterable<Buffer>, declared: number): Promise<Buffer> {
+  if (declared === 0) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    return Buffer.concat(chunks);
+  }
+  // Node's parser ends the body at the declared length, and the meter bounds it by the route's limit.
+  const into = Buffer.allocUnsafe(declared);
+  let filled = 0;
+  for await (const chunk of stream) filled += chunk.copy(into, filled);
+  return into.subarray(0, filled);
 }
 
 function parseJson(text: string): unknown {
