@@ -10,7 +10,8 @@
  * (bench/timeseries-layout.ts: Cassandra's CPU for 300,000 × scale entries' timeseries rows, each entry's JSON in
  * both orderings against once), "kafka" (bench/kafka-clients.ts: 300,000 × scale entries sent and read back by
  * kafkajs and by @platformatic/kafka) and "programs" (bench/programs.ts: BENCH_PROGRAM_USERS, default 10,000, users
- * as one program and then as BENCH_PROGRAMS, default 20, programs on the same stack) run only when named. BENCH_E2E_USERS (default "100,1000")
+ * as one program and then as BENCH_PROGRAMS, default 20, programs on the same stack, in the order one, many, many, one,
+ * or with BENCH_PROGRAM_RUNS=once one then many) run only when named. BENCH_E2E_USERS (default "100,1000")
  * sets the end-to-end user counts (each a point of the CPU-per-entry curve); BENCH_LABELS_PER_S (default 10) the
  * rate of its paced label phase; BENCH_CPU_PROF_DIR makes every service process write a CPU profile there. The
  * services run compiled, as in production (bench/load.ts serviceArgs; BENCH_FROM_SOURCE=1 runs them with tsx);
@@ -313,7 +314,10 @@ async function main(): Promise<void> {
   if (parts.has('programs')) {
     const users = Number(process.env['BENCH_PROGRAM_USERS'] ?? 10_000);
     const count = Number(process.env['BENCH_PROGRAMS'] ?? 20);
-    process.stdout.write(`bench: ${users} users as 1 program and as ${count} programs, twice each…\n`);
+    const once = process.env['BENCH_PROGRAM_RUNS'] === 'once';
+    process.stdout.write(
+      `bench: ${users} users as 1 program and as ${count} programs, ${once ? 'once' : 'twice'} each…\n`,
+    );
     const layout = async (n: number, round: number) => {
       const config = benchConfig(`${tag}p${n}r${round}`);
       await provision(config);
@@ -327,6 +331,7 @@ async function main(): Promise<void> {
       loadDays(emissionFixturesDir()),
       users,
       () => serverRss(root),
+      { once },
     );
   }
 
