@@ -314,6 +314,7 @@ async function main(): Promise<void> {
   if (parts.has('programs')) {
     const users = Number(process.env['BENCH_PROGRAM_USERS'] ?? 10_000);
     const count = Number(process.env['BENCH_PROGRAMS'] ?? 20);
+    if (!(count >= 2)) throw new Error('bench: BENCH_PROGRAMS compares many programs with one: give 2 or more');
     const once = process.env['BENCH_PROGRAM_RUNS'] === 'once';
     process.stdout.write(
       `bench: ${users} users as 1 program and as ${count} programs, ${once ? 'once' : 'twice'} each…\n`,

@@ -11,8 +11,8 @@ import type { RateLimits } from './rate-limits.js';
 import { parseJsonBody } from './middleware/json-body.js';
 import { normalizePath } from './middleware/normalize-path.js';
 import { gatewayMetrics } from './middleware/prometheus.js';
-import { putAdmission } from './middleware/put-admission.js';
-import { isPutRoute, parsePutBody, readPutBody } from './middleware/put-body.js';
+import { isPutRoute } from './middleware/put-body.js';
+import { putPath } from './middleware/put-path.js';
 import { routeMatch } from './middleware/route-match.js';
 import { healthRoutes, type DependencyProbe } from './routes/health.js';
 import { profileRoutes } from './routes/profile.js';
@@ -91,7 +91,7 @@ const MONITORING_PATHS = new Set(['/health', '/ready', '/metrics', '/openapi.jso
  *
  * A call passes, in order: path normalization, the START/END lines, the Prometheus timer, the error handler, the
  * route match (404 and 405 before any body is read), the body's bounds (limit, budget, pace), then for a put its
- * bytes, admission and its own JSON parse, for any other call @koa/bodyparser, and finally the route.
+ * admission, its bytes and its own JSON parse, for any other call @koa/bodyparser, and finally the route.
  */
 export function createApp(deps: GatewayDeps): Koa<GatewayState> {
   const stdout = deps.stdout ?? process.stdout;
@@ -165,15 +165,12 @@ export function createApp(deps: GatewayDeps): Koa<GatewayState> {
       minBytesPerSecond: web.bodyMinBytesPerSecond,
     }),
   );
-  app.use(
-    putAdmission({
-      maxConcurrent: web.maxConcurrentPuts,
-      maxActiveBytes: web.putActiveBytes,
-      maxWaitingBytes: web.putQueueBytes,
-    }),
-  );
-  app.use(readPutBody());
-  app.use(parsePutBody());
+  const puts = putPath({
+    maxConcurrent: web.maxConcurrentPuts,
+    maxActiveBytes: web.putActiveBytes,
+    maxWaitingBytes: web.putQueueBytes,
+  });
+  for (const step of puts) app.use(step);
   app.use(parseJsonBody({ limitFor: (route) => boundsFor(route).limitBytes }));
   for (const router of routers) app.use(router.routes());
   // Koa's default error listener prints to stderr; ours already printed the stack to stdout (the spec's place).

@@ -120,10 +120,10 @@ export const webserverKeys = {
     type: types.positiveNumber,
     default: 16,
     unit: 'puts',
-    doc: 'Puts read, parsed and published at once; later ones wait in arrival order, their bodies unread.',
+    doc: 'Puts read, parsed and published at once; later ones wait unread (an upload slower than 2 s steps aside).',
   }),
   // A put being published takes about twice its body in heap besides the body, so this bounds the gateway's memory
-  // under big puts (waiting puts hold nothing); four 10,000-entry puts at once already keep Kafka busy.
+  // under big puts (new puts wait unread); four 10,000-entry puts at once already keep Kafka busy.
   putActiveBytes: key({
     file: FILE,
     path: 'server.put_active_mb',

@@ -174,4 +174,58 @@ describe('a put stepping aside', () => {
     finish['later']!();
     await Promise.all([slow, fast, later]);
   });
+
+  it('When a put steps aside and then fails, then its place is given back once, not twice', async () => {
+    const admit = putAdmission({ maxConcurrent: 1 });
+    const aside = ctx('/usercache/put', 10);
+    await expect(
+      admit(aside, async () => {
+        aside.state.putSlot!.stepAside();
+        throw new Error('the body timed out');
+      }),
+    ).rejects.toThrow('the body timed out');
+    let running = 0;
+    let peak = 0;
+    const finish: (() => void)[] = [];
+    const run = () =>
+      admit(ctx('/usercache/put', 10), async () => {
+        running += 1;
+        peak = Math.max(peak, running);
+        await new Promise<void>((r) => finish.push(r));
+        running -= 1;
+      });
+    const both = [run(), run()];
+    await new Promise((r) => setImmediate(r));
+    finish.shift()!();
+    await new Promise((r) => setImmediate(r));
+    finish.shift()!();
+    await Promise.all(both);
+    expect(peak).toBe(1);
+  });
+
+  it('When a put rejoins, then it counts the length it was read at and is never refused for the queue', async () => {
+    const admit = putAdmission({ maxConcurrent: 8, maxActiveBytes: 100, maxWaitingBytes: 50 });
+    let finishOther = () => undefined as void;
+    let arrive = () => undefined as void;
+    let rejoined = false;
+    const aside = ctx('/usercache/put', 10);
+    const slow = admit(aside, async () => {
+      aside.state.putSlot!.stepAside();
+      await new Promise<void>((r) => (arrive = r));
+      // Read at 90 bytes (the header said 10): beside the 20-byte put running, that passes the bound.
+      await aside.state.putSlot!.rejoin(90);
+      rejoined = true;
+    });
+    await new Promise((r) => setImmediate(r));
+    const other = admit(ctx('/usercache/put', 20), () => new Promise<void>((r) => (finishOther = r)));
+    await new Promise((r) => setImmediate(r));
+    // New puts fill the queue's bytes; the rejoining put is not refused for it.
+    const queued = admit(ctx('/usercache/put', 45), async () => undefined);
+    arrive();
+    await new Promise((r) => setImmediate(r));
+    expect(rejoined).toBe(false);
+    finishOther();
+    await Promise.all([slow, other, queued]);
+    expect(rejoined).toBe(true);
+  });
 });

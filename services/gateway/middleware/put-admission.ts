@@ -38,7 +38,8 @@ export function putAdmission({
   let active = 0;
   let activeBytes = 0;
   let waitingBytes = 0;
-  const waiting: { bytes: number; start: () => void }[] = [];
+  /** Puts waiting for a place; those rejoining after a slow upload come first, in the order they were read. */
+  const waiting: { bytes: number; rejoining: boolean; start: () => void }[] = [];
   const fits = (bytes: number) => active === 0 || (active < maxConcurrent && activeBytes + bytes <= maxActiveBytes);
   /** Starts waiting puts, in queue order, while the first of them fits. */
   const admitWaiting = () => {
@@ -54,21 +55,26 @@ export function putAdmission({
     activeBytes -= bytes;
     admitWaiting();
   };
-  /** Takes a place for `bytes`, waiting (at the back, or at the head for a put that rejoins) if none is free. */
-  const enter = async (bytes: number, atHead: boolean) => {
-    if (waiting.length === 0 && fits(bytes)) {
+  /** Takes a place for `bytes`, waiting behind the puts ahead of it if none is free. */
+  const enter = async (bytes: number, rejoining: boolean) => {
+    // A rejoining put goes ahead of every new arrival, so only the other rejoining puts can be ahead of it.
+    const ahead = rejoining ? waiting.findIndex((w) => !w.rejoining) : waiting.length;
+    const at = ahead === -1 ? waiting.length : ahead;
+    if (at === 0 && fits(bytes)) {
       active += 1;
       activeBytes += bytes;
       return;
     }
-    if (waiting.length >= MAX_WAITING || waitingBytes + bytes > maxWaitingBytes) {
+    // The bounds are on puts that hold nothing yet; a rejoining put's bytes are already held, and counted in the
+    // body budget: refusing it now would have its phone send them all again.
+    if (!rejoining && (waiting.length >= MAX_WAITING || waitingBytes + bytes > maxWaitingBytes)) {
       throw new OverloadedError('the gateway is busy with other puts; retry later', {
         headers: { 'Retry-After': String(RETRY_AFTER_SECONDS.putQueue) },
       });
     }
     waitingBytes += bytes;
     // Counted in `active` by admitWaiting when its turn comes.
-    await new Promise<void>((start) => (atHead ? waiting.unshift({ bytes, start }) : waiting.push({ bytes, start })));
+    await new Promise<void>((start) => waiting.splice(at, 0, { bytes, rejoining, start }));
     waitingBytes -= bytes;
   };
   return async (ctx, next) => {

@@ -1,21 +1,25 @@
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
-import Koa from 'koa';
+import Koa, { type ParameterizedContext } from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayState } from '../gateway-state.js';
 import { BodyBudget } from './body-budget.js';
 import { limitBody } from './body-limits.js';
 import { errorHandler } from '../../../shared/http/index.js';
-import { putAdmission } from './put-admission.js';
-import { isPutRoute, parsePutBody, readPutBody } from './put-body.js';
+import { isPutRoute, SLOW_UPLOAD_MS } from './put-body.js';
+import { putPath } from './put-path.js';
 
 /** The put bodies' reading and parsing on a real socket: which bodies keep their entries as text, which are whole. */
 
-let url: URL;
-let close: () => Promise<void>;
-
-beforeAll(async () => {
+/**
+ * A gateway's put path on a real socket, one put processed at a time: body limits, then the app's own put path
+ * (middleware/put-path.ts), then `handle`. Returns the put route's URL, the put body budget and a way to close it all.
+ */
+async function admittedPutApp(
+  handle: (ctx: ParameterizedContext<GatewayState>) => Promise<void>,
+  { idleTimeoutMs = 5000, minBytesPerSecond = 1, slowUploadMs = SLOW_UPLOAD_MS } = {},
+) {
   const app = new Koa<GatewayState>();
   app.use(errorHandler({ stdout: new PassThrough() }));
   app.use(async (ctx, next) => {
@@ -27,24 +31,41 @@ beforeAll(async () => {
     limitBody({
       boundsFor: () => ({ limitBytes: 1_000_000, budget }),
       scansDepth: (route) => !isPutRoute(route),
-      idleTimeoutMs: 2000,
-      minBytesPerSecond: 100,
+      idleTimeoutMs,
+      minBytesPerSecond,
     }),
   );
-  app.use(readPutBody());
-  app.use(parsePutBody());
-  app.use(async (ctx) => {
-    const texts = ctx.state.putEntries;
-    ctx.body = {
-      body: ctx.request.body,
-      texts: texts ? Array.from({ length: texts.count }, (_, i) => texts.element(i)) : null,
-    };
-  });
+  for (const step of putPath({ maxConcurrent: 1 }, { slowUploadMs })) app.use(step);
+  app.use(handle);
   app.on('error', () => undefined);
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
-  url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  close = () => new Promise((r) => server.close(() => r()));
+  return {
+    url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/usercache/put`),
+    budget,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+const userOf = (ctx: ParameterizedContext<GatewayState>) => (ctx.request.body as { user?: string }).user ?? '';
+
+let url: URL;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ url, close } = await admittedPutApp(
+    async (ctx) => {
+      const texts = ctx.state.putEntries;
+      ctx.body = {
+        body: ctx.request.body,
+        texts: texts ? Array.from({ length: texts.count }, (_, i) => texts.element(i)) : null,
+      };
+    },
+    { idleTimeoutMs: 2000, minBytesPerSecond: 100 },
+  ));
 });
 
 afterAll(() => close());
@@ -87,33 +108,24 @@ describe('put bodies', () => {
 
 describe('a put waiting for admission', () => {
   it('When a put waits behind another, then its bytes stay on the socket and its pace is not clocked until it runs', async () => {
-    const app = new Koa<GatewayState>();
-    app.use(errorHandler({ stdout: new PassThrough() }));
-    app.use(async (ctx, next) => {
-      ctx.state.route = ctx.path;
-      return next();
-    });
-    const budget = new BodyBudget(10_000_000);
     const idleTimeoutMs = 200;
-    app.use(limitBody({ boundsFor: () => ({ limitBytes: 1_000_000, budget }), idleTimeoutMs, minBytesPerSecond: 100 }));
-    app.use(putAdmission({ maxConcurrent: 1 }));
-    app.use(readPutBody());
-    app.use(parsePutBody());
     let release = () => undefined as void;
-    const firstHeld = new Promise<void>((held) =>
-      app.use(async (ctx) => {
-        const user = (ctx.request.body as { user?: string }).user;
-        if (user === 'first') {
+    let held = () => undefined as void;
+    const firstHeld = new Promise<void>((r) => (held = r));
+    const {
+      url: at,
+      budget,
+      close: closeApp,
+    } = await admittedPutApp(
+      async (ctx) => {
+        if (userOf(ctx) === 'first') {
           held();
           await new Promise<void>((r) => (release = r));
         }
-        ctx.body = { user, entries: ctx.state.putEntries?.count };
-      }),
+        ctx.body = { user: userOf(ctx), entries: ctx.state.putEntries?.count };
+      },
+      { idleTimeoutMs, minBytesPerSecond: 100 },
     );
-    app.on('error', () => undefined);
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
-    const at = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/usercache/put`);
     const send = (user: string, entries: number) =>
       fetch(at, {
         method: 'POST',
@@ -133,43 +145,24 @@ describe('a put waiting for admission', () => {
       expect(await second).toEqual({ status: 200, json: { user: 'second', entries: 20_000 } });
     } finally {
       release();
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
+      await closeApp();
     }
   });
 });
 
 describe('a slow upload', () => {
   it('When an admitted upload trickles, then it steps aside and a put sent after it is answered first', async () => {
-    const app = new Koa<GatewayState>();
-    app.use(errorHandler({ stdout: new PassThrough() }));
-    app.use(async (ctx, next) => {
-      ctx.state.route = ctx.path;
-      return next();
-    });
-    const budget = new BodyBudget(10_000_000);
-    app.use(
-      limitBody({ boundsFor: () => ({ limitBytes: 1_000_000, budget }), idleTimeoutMs: 5000, minBytesPerSecond: 1 }),
-    );
-    app.use(putAdmission({ maxConcurrent: 1 }));
-    app.use(readPutBody({ slowUploadMs: 100 }));
-    app.use(parsePutBody());
     const answered: string[] = [];
-    app.use(async (ctx) => {
-      const user = (ctx.request.body as { user?: string }).user ?? '';
-      answered.push(user);
-      ctx.body = { user };
-    });
-    app.on('error', () => undefined);
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
-    const port = (server.address() as AddressInfo).port;
+    const { url: at, close: closeApp } = await admittedPutApp(
+      async (ctx) => {
+        answered.push(userOf(ctx));
+        ctx.body = { user: userOf(ctx) };
+      },
+      { slowUploadMs: 100 },
+    );
     try {
       const body = '{"user": "slow", "phone_to_server": []}';
-      const slow = request({
-        host: '127.0.0.1',
-        port,
-        path: '/usercache/put',
+      const slow = request(at, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'content-length': String(body.length) },
       });
@@ -179,7 +172,7 @@ describe('a slow upload', () => {
       });
       slow.write(body.slice(0, 10));
       await new Promise((r) => setTimeout(r, 300));
-      const fast = await fetch(`http://127.0.0.1:${port}/usercache/put`, {
+      const fast = await fetch(at, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: '{"user": "fast", "phone_to_server": []}',
@@ -189,8 +182,7 @@ describe('a slow upload', () => {
       expect(await slowAnswer).toBe(200);
       expect(answered).toEqual(['fast', 'slow']);
     } finally {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
+      await closeApp();
     }
   });
 });

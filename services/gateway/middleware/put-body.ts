@@ -23,8 +23,7 @@ export const SLOW_UPLOAD_MS = 2000;
  * `ctx.state.putBytes`. Reading comes after admission (middleware/put-admission.ts), so a put waiting for its turn
  * leaves its bytes in its socket and the gateway holds only the bodies of the puts it processes. An upload still
  * arriving after `slowUploadMs` (a phone on a slow cellular link) gives its place back while it arrives and waits
- * for one again, holding its bytes, once it is read: a slow upload never keeps others waiting. A declared length is
- * read into one buffer of that size, not gathered and then copied.
+ * for one again, holding its bytes, once it is read: a slow upload never keeps others waiting.
  */
 export function readPutBody({ slowUploadMs = SLOW_UPLOAD_MS } = {}): Middleware<GatewayState> {
   return async (ctx, next) => {
@@ -37,7 +36,7 @@ export function readPutBody({ slowUploadMs = SLOW_UPLOAD_MS } = {}): Middleware<
     const slot = ctx.state.putSlot;
     const slow = slot && setTimeout(() => slot.stepAside(), slowUploadMs);
     try {
-      ctx.state.putBytes = await readAll(stream, Number(ctx.get('content-length') || 0));
+      ctx.state.putBytes = await readAll(stream);
     } finally {
       clearTimeout(slow);
     }
@@ -46,17 +45,12 @@ export function readPutBody({ slowUploadMs = SLOW_UPLOAD_MS } = {}): Middleware<
   };
 }
 
-async function readAll(stream: AsyncIterable<Buffer>, declared: number): Promise<Buffer> {
-  if (declared === 0) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of stream) chunks.push(chunk);
-    return Buffer.concat(chunks);
-  }
-  // Node's parser ends the body at the declared length, and the meter bounds it by the route's limit.
-  const into = Buffer.allocUnsafe(declared);
-  let filled = 0;
-  for await (const chunk of stream) filled += chunk.copy(into, filled);
-  return into.subarray(0, filled);
+async function readAll(stream: AsyncIterable<Buffer>): Promise<Buffer> {
+  // Gathered as the bytes arrive (each reserved in the body budget by the meter), not allocated at the declared
+  // length: a client that declares 64 MB and sends nothing must hold nothing.
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return Buffer.concat(chunks);
 }
 
 function parseJson(text: string): unknown {
