@@ -28,12 +28,12 @@ export interface GatewayState extends BodyState {
 }
 
 /**
- * A put's place among those read and processed at once (`ctx.state.putSlot`, middleware/put-admission.ts). A put whose upload is slow steps
- * aside while its bytes trickle in, so it holds no place that others could use, and rejoins, at the head of the
- * queue, once its body is read.
+ * A put's place among those read and processed at once (`ctx.state.putSlot`, middleware/put-admission.ts). A put
+ * whose upload is slow steps aside while its bytes trickle in, so it holds no place that others could use, and
+ * rejoins ahead of new arrivals once its body is read.
  */
 export interface PutSlot {
   stepAside(): void;
-  /** Waits for a place again, now counting the body's real length; refused with 503 if the queue is full. */
+  /** Waits for a place again, now counting the body's real length; never refused for the queue's length. */
   rejoin(bytes: number): Promise<void>;
 }

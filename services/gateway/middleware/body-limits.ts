@@ -42,12 +42,11 @@ const overloaded = () =>
  * its body read (an unknown path gets its 404 with the body unread), a declared length over the route's limit is a
  * 413, and a body that could not fit in the gateway-wide budget of body bytes in flight is a 503 with Retry-After.
  * The bytes then reach their reader (middleware/put-body.ts for the puts, middleware/json-body.ts for the rest)
- * only through the stream `ctx.state.openBody()` opens, which meters them as they arrive: at most the route's limit (413), each
- * chunk reserved in the budget (503: bytes are reserved as they arrive, so a client that declares 64 MB and sends
- * nothing holds nothing), nested at most MAX_JSON_DEPTH levels (400 naming the field, before any parsing), and at
- * a pace that ends (408 for a client that stops sending or trickles). The budget is
- * given back when the answer is sent. A compressed body is refused (415): its bytes would not be what the budget
- * counts.
+ * only through the stream `ctx.state.openBody()` opens, which meters them as they arrive: at most the route's limit
+ * (413), each chunk reserved in the budget (503: bytes are reserved as they arrive, so a client that declares 64 MB
+ * and sends nothing holds nothing), nested at most MAX_JSON_DEPTH levels (400 naming the field, before any
+ * parsing), and at a pace that ends (408 for a client that stops sending or trickles). The budget is given back
+ * when the answer is sent. A compressed body is refused (415): its bytes would not be what the budget counts.
  */
 export function limitBody(options: BodyLimitOptions): Middleware<GatewayState> {
   return async (ctx, next) => {

@@ -1,4 +1,5 @@
 import { isAscii } from 'node:buffer';
+import { buffer } from 'node:stream/consumers';
 import type { Middleware } from 'koa';
 import { ValidationError } from '../../../shared/errors/index.js';
 import { createDepthScanner, tooDeepError } from '../../../shared/json/json-depth.js';
@@ -36,21 +37,15 @@ export function readPutBody({ slowUploadMs = SLOW_UPLOAD_MS } = {}): Middleware<
     const slot = ctx.state.putSlot;
     const slow = slot && setTimeout(() => slot.stepAside(), slowUploadMs);
     try {
-      ctx.state.putBytes = await readAll(stream);
+      // Gathered as the bytes arrive (each reserved in the body budget by the meter), never allocated at the
+      // declared length: a client that declares 64 MB and sends nothing holds nothing.
+      ctx.state.putBytes = await buffer(stream);
     } finally {
       clearTimeout(slow);
     }
     await slot?.rejoin(ctx.state.putBytes.length);
     return next();
   };
-}
-
-async function readAll(stream: AsyncIterable<Buffer>): Promise<Buffer> {
-  // Gathered as the bytes arrive (each reserved in the body budget by the meter), not allocated at the declared
-  // length: a client that declares 64 MB and sends nothing must hold nothing.
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk);
-  return Buffer.concat(chunks);
 }
 
 function parseJson(text: string): unknown {

@@ -8,11 +8,9 @@ import { parsePutBody, readPutBody } from './put-body.js';
  * admission on its declared length, then its bytes, then its own JSON parse. The order is the point (a put read
  * before admission holds its body while it waits), so it is declared here once, for the app and its tests.
  */
-export function putPath(admission: PutAdmissionOptions, { slowUploadMs }: { slowUploadMs?: number } = {}) {
-  const steps: Middleware<GatewayState>[] = [
-    putAdmission(admission),
-    readPutBody(slowUploadMs === undefined ? {} : { slowUploadMs }),
-    parsePutBody(),
-  ];
-  return steps;
+export function putPath(
+  admission: PutAdmissionOptions,
+  { slowUploadMs }: { slowUploadMs?: number } = {},
+): Middleware<GatewayState>[] {
+  return [putAdmission(admission), readPutBody({ slowUploadMs }), parsePutBody()];
 }
