@@ -185,11 +185,24 @@ describe('entry size and Kafka refusals', () => {
     const admin = env.kafka.admin();
     await admin.connect();
     const topic = `${env.config.kafka.topicPrefix}usercache`;
-    const setLimit = (bytes: string) =>
-      admin.alterConfigs({
+    // The broker applies a topic's new configuration after the controller accepts it: wait until it reports it, or
+    // a put sent at once may still be taken under the old limit.
+    const setLimit = async (bytes: string) => {
+      await admin.alterConfigs({
         validateOnly: false,
         resources: [{ type: 2 /* TOPIC */, name: topic, configEntries: [{ name: 'max.message.bytes', value: bytes }] }],
       });
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const { resources } = await admin.describeConfigs({
+          includeSynonyms: false,
+          resources: [{ type: 2 /* TOPIC */, name: topic, configNames: ['max.message.bytes'] }],
+        });
+        if (resources[0]?.configEntries[0]?.configValue === bytes) return;
+        if (Date.now() > deadline) throw new Error(`the broker never reported max.message.bytes=${bytes}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
     await setLimit('2000');
     try {
       const res = await gw.post('/usercache/put', {
