@@ -2,7 +2,7 @@ import type { Kafka } from 'kafkajs';
 import { type CassandraClient, createCql } from '../../shared/cassandra/index.js';
 import type { Config } from '../../shared/config/index.js';
 import { topicName } from '../../shared/events/index.js';
-import { createSafeProducer } from '../../shared/kafka/index.js';
+import { createKeyedProducer, createSafeProducer } from '../../shared/kafka/index.js';
 import { createAvroCodec, createSchemaRegistry } from '../../shared/schema-registry/index.js';
 import { createTimeseriesReader } from '../../shared/timeseries/index.js';
 import type { GatewayDeps } from './app.js';
@@ -54,7 +54,12 @@ export interface ComposedGateway {
 /** The gateway's dependencies from its configuration and clients: what main.ts, the tests and the bench run. */
 export function composeGateway({ config, cassandra, kafka, webLog, sendTimeoutMs }: GatewayClients): ComposedGateway {
   const cql = createCql(cassandra);
-  const producers = Array.from({ length: PRODUCERS }, () => createSafeProducer(kafka));
+  const producers = Array.from({ length: PRODUCERS }, () =>
+    createKeyedProducer({ ...config.kafka, clientId: 'itinera-gateway' }),
+  );
+  // Account deletions publish the diary's tombstones through kafkajs, as the workers' producers do; connected on the
+  // first deletion.
+  const erasureProducer = createSafeProducer(kafka);
   const codec = createAvroCodec(createSchemaRegistry(config.schemaRegistry));
   const readiness = createDependencyProbes({ kafka, cassandra, registryUrl: config.schemaRegistry.url });
   const users = createUsersTable(cql, {
@@ -71,7 +76,7 @@ export function composeGateway({ config, cassandra, kafka, webLog, sendTimeoutMs
     deletedUsers: createDeletedUsersTable(cql),
     erase: createUserErasure({
       cql,
-      producer: producers[0]!,
+      producer: erasureProducer,
       diaryTopic: topicName(config.kafka.topicPrefix, 'diary'),
     }),
     audit: createLogger({ component: 'audit' }),
@@ -121,7 +126,10 @@ export function composeGateway({ config, cassandra, kafka, webLog, sendTimeoutMs
     },
     async close() {
       refusals.close();
-      await Promise.all(producers.map((p) => p.disconnect().catch(() => undefined)));
+      await Promise.all([
+        ...producers.map((p) => p.close().catch(() => undefined)),
+        erasureProducer.disconnect().catch(() => undefined),
+      ]);
       await readiness.close().catch(() => undefined);
     },
   };

@@ -187,7 +187,9 @@ describe('/usercache/put', () => {
       logger: env.logger,
       retry: { retries: 1, maxRetryTime: 200 },
     });
-    const down = await startGateway(env, { kafka: deadKafka });
+    // The publisher's producer is made from the configuration, the readiness probes' client is handed over.
+    const deadConfig = { ...env.config, kafka: { ...env.config.kafka, brokers: ['127.0.0.1:1'] } };
+    const down = await startGateway({ ...env, config: deadConfig }, { kafka: deadKafka });
     try {
       const res = await down.post('/usercache/put', {
         user: 'gina@example.org',

@@ -3,12 +3,13 @@ import { createApp } from './app.js';
 import { composeGateway } from './compose.js';
 import { createWebLog } from './web-log.js';
 
-// A broker's clean restart moves its partition leaderships away: a put in flight sees the connection close or
-// "not leader", refreshes metadata and sends again. About 8 s of retries rides that out (the cluster suite's
-// rolling restart); a broker down for longer answers 503, and kafka.ack_timeout_ms still bounds the whole put.
-const putRetries = { retry: { retries: 5, initialRetryTime: 300, maxRetryTime: 3000 } };
+// A broker's clean restart moves its partition leaderships away: a request in flight sees the connection close or
+// "not leader", refreshes metadata and sends again. About 8 s of retries rides that out (the cluster suite's rolling
+// restart); a broker down for longer answers 503. Puts retry on this schedule in shared/kafka/keyed-producer.ts, and
+// kafka.ack_timeout_ms bounds the whole put; this is the same schedule for the kafkajs client (deletions, readiness).
+const retries = { retry: { retries: 5, initialRetryTime: 300, maxRetryTime: 3000 } };
 
-serverMain('gateway', putRetries, async ({ config, cassandra, kafka }) => {
+serverMain('gateway', retries, async ({ config, cassandra, kafka }) => {
   const gateway = composeGateway({ config, cassandra, kafka, webLog: createWebLog(config.log.web, config.log.level) });
   const { port, host, timeoutSeconds, auth } = config.webserver;
   const server = createApp(gateway.deps).listen(port, host);

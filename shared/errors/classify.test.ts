@@ -1,3 +1,4 @@
+import * as platformatic from '@platformatic/kafka';
 import cassandra from 'cassandra-driver';
 import kafkajs from 'kafkajs';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +15,13 @@ const NonRetriable = k.KafkaJSNonRetriableError as unknown as new (e: Error, opt
 const DriverError = driver.DriverError as unknown as new (message: string) => Error;
 const protocol = (type: string, retriable: boolean) =>
   new k.KafkaJSProtocolError({ message: type, type, code: 1, retriable } as unknown as Error);
+
+// @platformatic/kafka's errors as its producer reports them: a broker's answer by its protocol id, and the chain its
+// retrier gives up with.
+const p = platformatic;
+const answer = (id: string) => new p.ProtocolError(id);
+const gaveUp = (...errors: Error[]) => new p.MultipleErrors('produce failed 6 times.', errors);
+const produceFailed = (...errors: Error[]) => new p.MultipleErrors('Producing messages failed.', errors);
 
 describe('isOutage', () => {
   it.each<[string, unknown, boolean]>([
@@ -70,6 +78,24 @@ describe('isOutage', () => {
       Object.assign(new Error('x'), { status: 404, url: 'http://r/schemas/ids/1' }),
       false,
     ],
+    ['@platformatic/kafka NetworkError', new p.NetworkError('Connection closed'), true],
+    ['@platformatic/kafka TimeoutError', new p.TimeoutError('Request timed out'), true],
+    ['@platformatic/kafka a request timed out, in its chain', produceFailed(gaveUp(new p.TimeoutError('x'))), true],
+    [
+      '@platformatic/kafka giving up on a broker away',
+      produceFailed(gaveUp(new p.NetworkError('x'), new p.NetworkError('x'))),
+      true,
+    ],
+    ['@platformatic/kafka NOT_ENOUGH_REPLICAS (retriable)', answer('NOT_ENOUGH_REPLICAS'), true],
+    ['@platformatic/kafka MESSAGE_TOO_LARGE', produceFailed(gaveUp(answer('MESSAGE_TOO_LARGE'))), false],
+    [
+      '@platformatic/kafka a refusal beside an outage',
+      produceFailed(gaveUp(answer('MESSAGE_TOO_LARGE')), gaveUp(new p.NetworkError('x'))),
+      false,
+    ],
+    ['@platformatic/kafka TOPIC_AUTHORIZATION_FAILED', answer('TOPIC_AUTHORIZATION_FAILED'), false],
+    ['@platformatic/kafka AuthenticationError', new p.AuthenticationError('x'), false],
+    ['@platformatic/kafka UserError (a value it could not serialize)', new p.UserError('x'), false],
     // Names and messages that only look like outages are not.
     [
       'an Error named like the driver',
@@ -111,6 +137,13 @@ describe('isRecordRefusal', () => {
       false,
     ],
     ['KafkaJSConnectionError', new k.KafkaJSConnectionError('x'), false],
+    [
+      '@platformatic/kafka MESSAGE_TOO_LARGE, deep in its chain',
+      produceFailed(gaveUp(answer('MESSAGE_TOO_LARGE'))),
+      true,
+    ],
+    ['@platformatic/kafka OUT_OF_ORDER_SEQUENCE_NUMBER', gaveUp(answer('OUT_OF_ORDER_SEQUENCE_NUMBER')), false],
+    ['@platformatic/kafka NetworkError', new p.NetworkError('x'), false],
     ['an Error that only says so', new Error('MESSAGE_TOO_LARGE'), false],
   ])('%s → %s', (_name, err, refusal) => {
     expect(isRecordRefusal(err)).toBe(refusal);
@@ -134,6 +167,17 @@ describe('recordRefusal', () => {
     // A type that only looks like one is no refusal: the table decides, not a suffix.
     ['FETCH_SESSION_TOO_LARGE', protocol('FETCH_SESSION_TOO_LARGE', false), undefined],
     ['an object that only carries a type', Object.assign(new Error('x'), { type: 'MESSAGE_TOO_LARGE' }), undefined],
+    [
+      '@platformatic/kafka RECORD_LIST_TOO_LARGE',
+      produceFailed(gaveUp(answer('RECORD_LIST_TOO_LARGE'))),
+      { kafkaError: 'RECORD_LIST_TOO_LARGE', reason: 'too_large' },
+    ],
+    [
+      '@platformatic/kafka INVALID_RECORD',
+      gaveUp(answer('INVALID_RECORD')),
+      { kafkaError: 'INVALID_RECORD', reason: 'invalid' },
+    ],
+    ['an object that only carries an apiId', Object.assign(new Error('x'), { apiId: 'MESSAGE_TOO_LARGE' }), undefined],
   ])('%s', (_name, err, refusal) => {
     expect(recordRefusal(err)).toEqual(refusal);
   });

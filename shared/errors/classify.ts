@@ -1,3 +1,4 @@
+import { findErrorBy, GenericError, NetworkError, TimeoutError } from '@platformatic/kafka';
 import cassandra from 'cassandra-driver';
 import kafkajs from 'kafkajs';
 import { AppError } from './app-error.js';
@@ -29,6 +30,7 @@ export function isOutage(err: unknown): boolean {
   if (err instanceof AppError) return err.retriable;
   if (err instanceof cassandra.errors.DriverError) return isCassandraOutage(err);
   if (err instanceof KafkaJSError) return isKafkaOutage(err);
+  if (isPlatformaticError(err)) return isPlatformaticOutage(err);
   return isHttpOutage(err) || isNetworkFailure(err);
 }
 
@@ -94,6 +96,24 @@ function isKafkaOutage(err: KafkaJSError): boolean {
   return err.retriable;
 }
 
+function isPlatformaticError(err: unknown): err is Error {
+  return err instanceof Error && GenericError.isGenericError(err);
+}
+
+/**
+ * @platformatic/kafka (the gateway's publisher, shared/kafka/keyed-producer.ts) marks each error with `canRetry`,
+ * and gives up on a chain of them with one error holding them all. A broker that did not answer, or answered too
+ * late, is an outage; a refused record is not, whatever else the chain holds; otherwise the library's own rule
+ * decides: retriable only when some error in the chain says it can be retried and none says it cannot. The library
+ * marks a timed-out request not retriable (it may have been written, and it does not send it again itself); for the
+ * caller it is an outage all the same: the phone sends the put again, and a record written twice is one row.
+ */
+function isPlatformaticOutage(err: Error): boolean {
+  if (recordRefusal(err)) return false;
+  if (NetworkError.isRetryable(err) || inChain(err, (e) => e instanceof TimeoutError)) return true;
+  return findErrorBy(err, 'canRetry', true) !== null && findErrorBy(err, 'canRetry', false) === null;
+}
+
 /**
  * Kafka's answers that refuse one record itself, so sending it again can never succeed, while other records go
  * through: too large, invalid, a timestamp or a topic policy it breaks. Other non-retriable answers (a producer's
@@ -119,12 +139,29 @@ export interface RecordRefusal {
  * the protocol error's type under kafkajs' retrier wrapper, never from a message.
  */
 export function recordRefusal(err: unknown, depth = 0): RecordRefusal | undefined {
+  if (isPlatformaticError(err)) return platformaticRefusal(err);
   if (!(err instanceof KafkaJSError) || depth > 4) return undefined;
   if (err instanceof KafkaJSProtocolError) {
     const reason = KAFKA_RECORD_REFUSALS.get(err.type);
     return reason && { kafkaError: err.type, reason };
   }
   if (err instanceof KafkaJSNonRetriableError && err.cause !== err) return recordRefusal(err.cause, depth + 1);
+  return undefined;
+}
+
+/** True when `err` or an error it holds (as a list of errors or a cause, a few levels deep) passes `test`. */
+function inChain(err: unknown, test: (e: unknown) => boolean, depth = 0): boolean {
+  if (typeof err !== 'object' || err === null || depth > 4) return false;
+  if (test(err)) return true;
+  const { errors, cause } = err as { errors?: unknown; cause?: unknown };
+  if (Array.isArray(errors) && errors.some((e) => inChain(e, test, depth + 1))) return true;
+  return cause !== err && inChain(cause, test, depth + 1);
+}
+
+/** The refusal named by a protocol error anywhere in a @platformatic/kafka error's chain (its `apiId`). */
+function platformaticRefusal(err: Error): RecordRefusal | undefined {
+  for (const [kafkaError, reason] of KAFKA_RECORD_REFUSALS)
+    if (findErrorBy(err, 'apiId', kafkaError)) return { kafkaError, reason };
   return undefined;
 }
 

@@ -5,3 +5,4 @@ export * from './create-worker-consumer.js';
 export * from './send-separating-refusals.js';
 export * from './run-worker.js';
 export * from './timer-warning.js';
+export * from './keyed-producer.js';

@@ -10,6 +10,7 @@ import { createTestEnv, waitFor } from '../../test/helpers/test-env.js';
 import { topicName } from '../events/index.js';
 import { createLogger } from '../logger/index.js';
 import { createKafka, createSafeProducer } from './create-kafka.js';
+import { createKeyedProducer } from './keyed-producer.js';
 
 const saslBrokers = inject('servers').saslBrokers;
 /** kafkajs logs the refusals the second test provokes as errors; they are the expected outcome here. */
@@ -46,6 +47,26 @@ describe.runIf(saslBrokers)('Kafka with SASL', () => {
       await consumer.disconnect();
       expect(seen).toEqual(['through SASL']);
     } finally {
+      await env.dispose();
+    }
+  });
+
+  it("When the broker asks for credentials, then the gateway's publisher authenticates with them, and is refused without", async () => {
+    const env = await createTestEnv(credentials);
+    const topic = topicName(env.config.kafka.topicPrefix, 'usercache');
+    const record = [{ key: Buffer.from('user-1'), value: Buffer.from('through SASL') }];
+    const producer = createKeyedProducer({ ...env.config.kafka, clientId: 'sasl-keyed' });
+    const refused = createKeyedProducer({
+      ...env.config.kafka,
+      sasl: { ...env.config.kafka.sasl!, password: 'wrong' },
+      clientId: 'sasl-keyed-refused',
+      retries: 0,
+    });
+    try {
+      expect(await producer.send(topic, record)).toHaveLength(1);
+      await expect(refused.send(topic, record)).rejects.toThrow();
+    } finally {
+      await Promise.all([producer.close(), refused.close()]);
       await env.dispose();
     }
   });

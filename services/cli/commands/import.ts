@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SingleBar, Presets } from 'cli-progress';
 import { topicName } from '../../../shared/events/index.js';
 import { createUsersTable, type UserStore } from '../../../shared/tables/index.js';
-import { createSafeProducer } from '../../../shared/kafka/index.js';
+import { createKeyedProducer } from '../../../shared/kafka/index.js';
 import { tokenFromBody } from '../../gateway/auth/resolve-token.js';
 import { createUsercachePublisher } from '../../gateway/ingest/kafka-usercache-publisher.js';
 import { createImportAccounts } from '../../import/cassandra-import-accounts.js';
@@ -104,7 +104,7 @@ export async function importCommand(
     if (skips.length < SKIPS_SHOWN) skips.push(skip);
   };
   let read = 0;
-  const producer = createSafeProducer(s.kafka);
+  const producer = createKeyedProducer({ ...s.config.kafka, clientId: 'itinera-import' });
   try {
     const counts = await importDump(
       {
@@ -148,6 +148,6 @@ export async function importCommand(
     return 0;
   } finally {
     bar.stop();
-    await producer.disconnect();
+    await producer.close();
   }
 }

@@ -1,4 +1,3 @@
-import type { Producer, RecordMetadata } from 'kafkajs';
 import { isOutage, recordRefusal } from '../../../shared/errors/classify.js';
 import {
   ConfigError,
@@ -6,18 +5,17 @@ import {
   PayloadTooLargeError,
   ValidationError,
 } from '../../../shared/errors/index.js';
-import { sendChunked } from '../../../shared/kafka/index.js';
-import { once } from '../../../shared/runtime/once.js';
+import type { KeyedProducer, WrittenAt } from '../../../shared/kafka/index.js';
 import { valueSubject, type AvroCodec } from '../../../shared/schema-registry/index.js';
 import type { UsercacheRecord } from '../../../shared/events/index.js';
 
 export interface UsercachePublisher {
   /** Resolves only once Kafka acknowledged every record on all in-sync replicas. */
-  publish(userId: string, records: readonly UsercacheRecord[]): Promise<RecordMetadata[]>;
+  publish(userId: string, records: readonly UsercacheRecord[]): Promise<WrittenAt[]>;
 }
 
 export interface PublisherDeps {
-  producer: Producer;
+  producer: KeyedProducer;
   codec: AvroCodec;
   topic: string;
   /** Milliseconds a put waits for Kafka before answering 503 (config `kafka.ack_timeout_ms`). @defaultValue 60000 */
@@ -26,7 +24,7 @@ export interface PublisherDeps {
 
 /**
  * Publishes accepted entries to the usercache topic, keyed by the user's UUID so one user's entries keep their
- * order on one partition. The producer is idempotent with acks=all: a retry inside kafkajs never doubles a
+ * order on one partition. The producer is idempotent with acks=all: a retry inside the client never doubles a
  * record, and a 200 is only answered after the broker has the whole batch.
  */
 export function createUsercachePublisher({
@@ -36,8 +34,6 @@ export function createUsercachePublisher({
   sendTimeoutMs = 60_000,
 }: PublisherDeps): UsercachePublisher {
   const subject = valueSubject(topic);
-  const ensureConnected = once(() => producer.connect());
-  producer.on(producer.events.DISCONNECT, () => ensureConnected.forget());
 
   return {
     async publish(userId, records) {
@@ -45,13 +41,13 @@ export function createUsercachePublisher({
       let timer: NodeJS.Timeout | undefined;
       try {
         const work = (async () => {
-          await ensureConnected();
           const encode = await codec.encoderFor(subject);
-          // Lazy: each chunk is encoded while the previous one is on the wire.
+          const key = Buffer.from(userId);
+          // Lazy: each request's records are encoded while the previous request is on the wire.
           const messages = (function* () {
-            for (const record of records) yield { key: userId, value: encode(record) };
+            for (const record of records) yield { key, value: encode(record) };
           })();
-          return sendChunked(producer, topic, messages, { timeout: sendTimeoutMs });
+          return producer.send(topic, messages);
         })();
         const timeout = new Promise<never>((_, reject) => {
           timer = setTimeout(
@@ -87,7 +83,7 @@ export function createUsercachePublisher({
 
 /**
  * Several publishers as one, each user always on the same one. An idempotent producer has one request in flight
- * (create-kafka.ts), so with a single producer every put waits for the acknowledgements of the puts before it: a
+ * (shared/kafka/keyed-producer.ts), so with a single producer every put waits for the acknowledgements of the puts before it: a
  * few producers let puts of different users be acknowledged side by side, and a user's own puts stay in order.
  */
 export function createPublisherPool(publishers: readonly UsercachePublisher[]): UsercachePublisher {

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
-import type { RecordMetadata } from 'kafkajs';
+import type { WrittenAt } from '../../../shared/kafka/index.js';
 import { PayloadTooLargeError, ValidationError } from '../../../shared/errors/index.js';
 import {
   acceptPutEntries,
@@ -44,13 +44,13 @@ function logEntryResults(
   webLog: WebLog,
   userId: string,
   records: readonly UsercacheRecord[],
-  acks: RecordMetadata[],
+  acks: readonly WrittenAt[],
 ): void {
   if (!webLog.isLevelEnabled('debug')) return;
   const ack = acks[0];
-  const base = ack ? Number(ack.baseOffset ?? ack.offset ?? 0) : 0;
+  const base = ack ? Number(ack.baseOffset) : 0;
   // JSON.stringify of {n, ok, updatedExisting, topic, partition, offset}, composed by hand: 10,000 times a put.
-  const where = `"topic":${JSON.stringify(ack?.topicName)},"partition":${JSON.stringify(ack?.partition)}`;
+  const where = `"topic":${JSON.stringify(ack?.topic)},"partition":${JSON.stringify(ack?.partition)}`;
   const seen = new Set<string>();
   const lines = records.map((r, i) => {
     const id = identity(r);
