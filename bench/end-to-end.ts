@@ -23,6 +23,7 @@ import {
   residentMb,
   serviceArgs,
   sleep,
+  tripsServed,
 } from './load.js';
 
 export interface EndToEndFigures {
@@ -223,14 +224,7 @@ export async function benchEndToEnd(
       const tail = d.entries.slice(Math.floor(d.entries.length * 0.9));
       const r = await post('/usercache/put', { user: token, phone_to_server: tail });
       if (r.status !== 200) throw new Error(`bench: put answered ${r.status}`);
-      const answered = performance.now();
-      for (;;) {
-        const t = await post(`/timeline/getTrips/${d.day}`, { user: token });
-        if (Array.isArray(t.json['timeline']) && t.json['timeline'].length >= d.trips) break;
-        if (performance.now() - answered > 600_000) throw new Error('bench: trips never served');
-        await sleep(100);
-      }
-      latencies.push(performance.now() - answered);
+      latencies.push(await tripsServed(post, token, d, { since: performance.now(), pollMs: 100, timeoutMs: 600_000 }));
     });
     // Taken before the labels, so the figures stay the cost of ingesting and building a day.
     const tripBuilderCpuMs = cpuMs(builder.pid) - cpuBefore;

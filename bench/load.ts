@@ -172,3 +172,21 @@ export function jsonPoster(url: string): JsonPost {
     return { status: res.status, json };
   };
 }
+
+/**
+ * Reads a user's getTrips of `day` every `pollMs` until it holds `trips` trips, as the phone does after a put; resolves
+ * with the milliseconds since `since`. Throws after `timeoutMs` without them.
+ */
+export async function tripsServed(
+  post: JsonPost,
+  user: string,
+  { day, trips }: { day: string; trips: number },
+  { since, pollMs, timeoutMs }: { since: number; pollMs: number; timeoutMs: number },
+): Promise<number> {
+  for (;;) {
+    const t = await post(`/timeline/getTrips/${day}`, { user });
+    if (Array.isArray(t.json['timeline']) && t.json['timeline'].length >= trips) return performance.now() - since;
+    if (performance.now() - since > timeoutMs) throw new Error('bench: trips never served');
+    await sleep(pollMs);
+  }
+}

@@ -21,7 +21,7 @@ import {
   profilingArgs,
   residentMb,
   serviceArgs,
-  sleep,
+  tripsServed,
 } from './load.js';
 
 /** Users pushing and polling at once, as the end-to-end part's evening sync does. */
@@ -137,14 +137,9 @@ async function runLayout(
           app_version: '2.1.3',
         });
         if (put.status !== 200) throw new Error(`bench: put answered ${put.status}`);
-        const answered = performance.now();
-        for (;;) {
-          const t = await post(`/timeline/getTrips/${day.day}`, { user: token });
-          if (Array.isArray(t.json['timeline']) && t.json['timeline'].length >= day.trips) break;
-          if (performance.now() - answered > 1_800_000) throw new Error('bench: trips never served');
-          await sleep(POLL_MS);
-        }
-        latencies.push(performance.now() - answered);
+        latencies.push(
+          await tripsServed(post, token, day, { since: performance.now(), pollMs: POLL_MS, timeoutMs: 1_800_000 }),
+        );
       });
     } finally {
       clearInterval(progress);

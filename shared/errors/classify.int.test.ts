@@ -4,6 +4,7 @@ import { createCassandraClient } from '../cassandra/index.js';
 import { topicName } from '../events/index.js';
 import { createSafeProducer, createKafka } from '../kafka/index.js';
 import { createAvroCodec, createSchemaRegistry } from '../schema-registry/index.js';
+import { failure } from '../../test/helpers/failure.js';
 import { createTestEnv, type TestEnv } from '../../test/helpers/test-env.js';
 import { DependencyUnavailableError } from './app-error.js';
 import { isOutage } from './classify.js';
@@ -15,12 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await env.dispose();
 });
-
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
 
 describe('isOutage on what the real servers answer', () => {
   it('When Cassandra refuses a request as invalid (its message says nothing of "invalid"), then it is no outage and is not wrapped as one', async () => {

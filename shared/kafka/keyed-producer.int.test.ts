@@ -1,5 +1,6 @@
 import kafkajs from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failure } from '../../test/helpers/failure.js';
 import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
 import { isOutage, recordRefusal } from '../errors/classify.js';
 import { topicName } from '../events/index.js';
@@ -15,12 +16,6 @@ afterAll(async () => {
   await producer.close();
   await env.dispose();
 });
-
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
 
 describe('The keyed producer', () => {
   it("When users' records go to a topic of 6 partitions (not a power of two), then each user's land on the partition kafkajs and Java clients pick, in order", async () => {
