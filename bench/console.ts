@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import pLimit from 'p-limit';
 import { createCassandraClient, createCql } from '../shared/cassandra/index.js';
 import type { Config } from '../shared/config/index.js';
-import { createKafka } from '../shared/kafka/index.js';
+import { createKafka, createKeyedProducer } from '../shared/kafka/index.js';
 import { createLogger } from '../shared/logger/index.js';
 import { createAvroCodec, createSchemaRegistry } from '../shared/schema-registry/index.js';
 import { createErrorTimeseries } from '../shared/timeseries/index.js';
@@ -161,21 +161,27 @@ export async function pushRealDay(env: TestEnv): Promise<{ userId: string; date:
   const gw = await startGateway(env);
   // The workers as test/helpers/pipeline.ts starts them (that module needs vitest's runner).
   const intakeLog = createIntakeLog({ dir: tmpdir(), maxBytes: 100 * 1024 ** 2, maxFiles: 5 }, 0, 'error');
-  const converter = await runConverter(kafka, {
-    codec: env.codec,
-    ...composeConverterStores(env.cql),
-    topicPrefix: config.kafka.topicPrefix,
-    logger,
-    intakeLog,
-  });
-  const builder = await runTripBuilder(kafka, {
-    codec: env.codec,
-    ...composeTripBuilderStores(env.cql),
-    topicPrefix: config.kafka.topicPrefix,
-    logger,
-    pipelineLog: intakeLog,
-    now: () => Date.now() / 1000,
-  });
+  const converter = await runConverter(
+    { kafka, producer: createKeyedProducer({ ...config.kafka, clientId: 'bench' }) },
+    {
+      codec: env.codec,
+      ...composeConverterStores(env.cql),
+      topicPrefix: config.kafka.topicPrefix,
+      logger,
+      intakeLog,
+    },
+  );
+  const builder = await runTripBuilder(
+    { kafka, producer: createKeyedProducer({ ...config.kafka, clientId: 'bench' }) },
+    {
+      codec: env.codec,
+      ...composeTripBuilderStores(env.cql),
+      topicPrefix: config.kafka.topicPrefix,
+      logger,
+      pipelineLog: intakeLog,
+      now: () => Date.now() / 1000,
+    },
+  );
   const date = DAY_OF[DAY];
   try {
     const userId = (await gw.post('/profile/create', { user: TOKEN })).body.uuid as string;

@@ -1,9 +1,9 @@
 /**
  * BENCH_PARTS=kafka: the Kafka client and the record shape, side by side on the same Avro-encoded entries of 16
- * users: kafkajs (the project's client) and @platformatic/kafka (pure JavaScript, installed from the npm registry
- * alone), each sending a record per entry, as the gateway does, and a record per `GROUP` entries of one user (the
+ * users: kafkajs (the consumers' client) and @platformatic/kafka (the producers' client: pure JavaScript, installed
+ * from the npm registry alone), each sending a record per entry, as the gateway does, and a record per `GROUP` entries of one user (the
  * entries framed one after another in one value, as a put's entries for one user would travel). Every producer has
- * the project's settings: acks=all, idempotence, one request in flight, requests cut as sendChunked cuts them. Rounds alternate
+ * the project's settings: acks=all, idempotence, one request in flight, requests cut by requestChunks. Rounds alternate
  * so that neither client always meets a broker busy with the other's segments. @confluentinc/kafka-javascript is not
  * measured: its install downloads a prebuilt librdkafka from GitHub, or builds it from source when it cannot.
  */
@@ -16,7 +16,7 @@ import {
 } from '@platformatic/kafka';
 import type { Config } from '../shared/config/index.js';
 import { topicName } from '../shared/events/index.js';
-import { requestChunks, sendChunked } from '../shared/kafka/index.js';
+import { requestChunks } from '../shared/kafka/index.js';
 import { createAvroCodec, createSchemaRegistry, valueSubject } from '../shared/schema-registry/index.js';
 import { makeBatch, toPhoneRecord, type PhoneEntry } from '../test/helpers/phone-entries.js';
 import { benchKafka, cpuMs } from './load.js';
@@ -82,8 +82,16 @@ async function kafkajsSender(config: Config, topic: string): Promise<{ send: Sen
   });
   await producer.connect();
   return {
+    // Requests cut as the keyed producer cuts them, the next built while the one before is in flight.
     send: async (puts) => {
-      for (const put of puts) await sendChunked(producer, topic, put);
+      for (const put of puts) {
+        let inFlight: Promise<unknown> | undefined;
+        for (const request of requestChunks(put)) {
+          if (inFlight) await inFlight;
+          inFlight = producer.send({ topic, acks: -1, messages: request });
+        }
+        await inFlight;
+      }
     },
     close: () => producer.disconnect(),
   };
@@ -108,7 +116,7 @@ async function platformaticSender(config: Config, topic: string): Promise<{ send
     acks: ProduceAcks.ALL,
   } as ConstructorParameters<typeof PlatformaticProducer>[0]);
   return {
-    // As sendChunked does: the next request is built while the one before is in flight.
+    // As the keyed producer does: the next request is built while the one before is in flight.
     send: async (puts) => {
       for (const put of puts) {
         let inFlight: Promise<unknown> | undefined;

@@ -1,5 +1,5 @@
-import type { Producer } from 'kafkajs';
 import { topicName } from '../../shared/events/index.js';
+import type { KeyedProducer } from '../../shared/kafka/index.js';
 import { createLogger } from '../../shared/logger/index.js';
 import type { OperatorActions } from '../../shared/operations/operator-actions.js';
 import { converterOperatorActions } from '../converter/operator-actions.js';
@@ -10,11 +10,11 @@ import type { Session } from './session.js';
 
 /**
  * The operators' actions over a command's session, the same face the console's pages use. `producer` sends the
- * replayed entries and the rebuilt documents; the caller connects and closes it.
+ * replayed entries and the rebuilt documents (sessionProducer); the caller closes it.
  */
 export function sessionOperatorActions(
   s: Session,
-  producer: Producer,
+  producer: KeyedProducer,
   { waitMs, component }: { waitMs?: number; component: string },
 ): OperatorActions {
   const topicPrefix = s.config.kafka.topicPrefix;

@@ -3,7 +3,7 @@ import type { Admin, Kafka } from 'kafkajs';
 import { loadConfig, type Config } from '../../shared/config/index.js';
 import { repoRoot } from '../../shared/config/repo-root.js';
 import { createCassandraClient, createCql, type Cql } from '../../shared/cassandra/index.js';
-import { createKafka } from '../../shared/kafka/index.js';
+import { createKafka, createKeyedProducer, type KeyedProducer } from '../../shared/kafka/index.js';
 import { createLogger } from '../../shared/logger/index.js';
 import { createAvroCodec, createSchemaRegistry, type AvroCodec } from '../../shared/schema-registry/index.js';
 import { createUsersTable } from '../../shared/tables/index.js';
@@ -44,6 +44,12 @@ export async function withSession<T>(work: (s: Session) => Promise<T>): Promise<
     await admin.disconnect();
     await cassandra.shutdown();
   }
+}
+
+/** A producer for what a command publishes (replays, documents, tombstones); it connects on its first send, and the
+ * command closes it. */
+export function sessionProducer(s: Session): KeyedProducer {
+  return createKeyedProducer({ ...s.config.kafka, clientId: 'itinera-cli' });
 }
 
 /** A user named by the token the phone logs in with or by uuid; an unknown token ends the command. */

@@ -4,7 +4,7 @@ import { createCql } from '../../shared/cassandra/index.js';
 import type { Config } from '../../shared/config/index.js';
 import type { OperatorActions } from '../../shared/operations/operator-actions.js';
 import { topicName } from '../../shared/events/index.js';
-import { createSafeProducer } from '../../shared/kafka/index.js';
+import { createKeyedProducer } from '../../shared/kafka/index.js';
 import { createLogger } from '../../shared/logger/index.js';
 import { createAvroCodec, createSchemaRegistry } from '../../shared/schema-registry/index.js';
 import {
@@ -68,7 +68,7 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
   const logger = createLogger({ component: 'console', level: 'info' });
   const audit = createLogger({ component: 'audit' });
   const codec = createAvroCodec(createSchemaRegistry(config.schemaRegistry));
-  const producer = createSafeProducer(kafka);
+  const producer = createKeyedProducer({ ...config.kafka, clientId: 'itinera-console' });
   const admin = kafka.admin();
   const prefix = config.kafka.topicPrefix;
   const errors = createErrorTimeseries(cql);
@@ -176,7 +176,7 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
       routes,
     },
     async start() {
-      await Promise.all([producer.connect(), admin.connect()]);
+      await admin.connect();
       await index.start();
       monitor.start();
       alerts.start();
@@ -188,7 +188,7 @@ export function composeConsole({ config, cassandra, kafka }: ConsoleClients): Co
       index.stop();
       await alerts.stop();
       await monitor.stop();
-      await Promise.all([producer.disconnect(), admin.disconnect()]);
+      await Promise.all([producer.close(), admin.disconnect()]);
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { Producer } from 'kafkajs';
+import type { KeyedProducer } from '../../shared/kafka/index.js';
 import type { Cql } from '../../shared/cassandra/index.js';
 import { erasureOnTopics, type UserErasure } from '../deletion/user-erasure.js';
 import {
@@ -12,7 +12,7 @@ import { createTimeseriesWriter } from './store/cassandra-timeseries-writer.js';
 
 /** What the converter writes in Cassandra, and how it erases a user deleted while it wrote. */
 export type ConverterStores = Pick<ConverterDeps, 'timeseries' | 'errors' | 'deletedUsers' | 'activity' | 'days'> & {
-  erasure?: (producer: Producer) => UserErasure;
+  erasure?: (producer: KeyedProducer) => UserErasure;
 };
 
 /**

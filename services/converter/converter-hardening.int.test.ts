@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Message } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { topicName, toUsercacheRecord, type UsercacheRecord } from '../../shared/events/index.js';
-import { createSafeProducer, sendChunked } from '../../shared/kafka/index.js';
+import type { KeyedRecord } from '../../shared/kafka/index.js';
 import { valueSubject } from '../../shared/schema-registry/index.js';
 import { createErrorTimeseries, createTimeseriesReader, type DeadLetter } from '../../shared/timeseries/index.js';
-import { startConverter } from '../../test/helpers/pipeline.js';
+import { inputProducer, startConverter } from '../../test/helpers/pipeline.js';
 import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
 import type { RunningConverter } from './run-converter.js';
 
@@ -38,19 +37,17 @@ const transition = (data: Record<string, unknown>, writeTs: number) => ({
   data,
 });
 
-async function publish(user: string, records: (UsercacheRecord | Message)[]): Promise<void> {
+async function publish(user: string, records: (UsercacheRecord | KeyedRecord)[]): Promise<void> {
   const topic = topicName(env.config.kafka.topicPrefix, 'usercache');
   const encode = await env.codec.encoderFor(valueSubject(topic));
-  const producer = createSafeProducer(env.kafka);
-  await producer.connect();
+  const producer = inputProducer(env);
   try {
-    await sendChunked(
-      producer,
+    await producer.send(
       topic,
-      records.map((r) => ('value' in r ? r : { key: user, value: encode(r) })),
+      records.map((r) => ('value' in r ? r : { key: Buffer.from(user), value: encode(r) })),
     );
   } finally {
-    await producer.disconnect();
+    await producer.close();
   }
 }
 
@@ -87,7 +84,7 @@ describe('converter: nothing stalls a partition', () => {
       record(transition({ currState: 'toString', transition: 'hasOwnProperty' }, WRITE_TS + 5)),
       { ...record(transition({}, WRITE_TS + 6)), key: 'constructor' },
       // Bytes that are no Avro record, under a key that is no user id.
-      { key: 'not-a-user', value: Buffer.from('garbage') },
+      { key: Buffer.from('not-a-user'), value: Buffer.from('garbage') },
       record(
         transition(
           { currState: 'local.state.ongoing_trip', transition: 'local.transition.exited_geofence' },

@@ -1,4 +1,4 @@
-import { createSafeProducer } from '../../shared/kafka/index.js';
+import { createKeyedProducer } from '../../shared/kafka/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createErrorTimeseries, createTimeseriesReader } from '../../shared/timeseries/index.js';
 import { startGateway, type RunningGateway } from '../../test/helpers/gateway.js';
@@ -130,9 +130,9 @@ describe('converter', () => {
           ? convertEntry({ ...e, data: { ...e.data, ts: e.writeTs } })
           : convertEntry(e),
       );
-      const producer = createSafeProducer(env.kafka);
+      const producer = createKeyedProducer({ ...env.config.kafka, clientId: 'converter-test' });
       const admin = env.kafka.admin();
-      await Promise.all([producer.connect(), admin.connect()]);
+      await admin.connect();
       const report = await replayDeadLetters({
         errors,
         producer,
@@ -141,7 +141,7 @@ describe('converter', () => {
         topicPrefix: env.config.kafka.topicPrefix,
         waitMs: 60_000,
       });
-      await Promise.all([producer.disconnect(), admin.disconnect()]);
+      await Promise.all([producer.close(), admin.disconnect()]);
 
       expect(report).toEqual({
         byKey: { 'background/location': { replayed: 1, moved: 1, stillFailing: 0 } },

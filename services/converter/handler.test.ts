@@ -1,8 +1,9 @@
-import { KafkaJSProtocolError, type KafkaMessage, type Producer, type ProducerRecord } from 'kafkajs';
+import { ProtocolError } from '@platformatic/kafka';
+import type { KafkaMessage } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
 import { DependencyUnavailableError } from '../../shared/errors/index.js';
 import type { UsercacheRecord } from '../../shared/events/index.js';
-import type { BatchDone, WorkerBatch } from '../../shared/kafka/index.js';
+import type { BatchDone, KeyedProducer, WorkerBatch } from '../../shared/kafka/index.js';
 import type { Logger } from '../../shared/logger/index.js';
 import type { AvroCodec } from '../../shared/schema-registry/index.js';
 import type { DeadLetter, ErrorTimeseries, StoredEntry } from '../../shared/timeseries/index.js';
@@ -24,13 +25,8 @@ function record(key: string, writeTs: number, data: Record<string, unknown> = { 
   };
 }
 
-const tooLarge = () =>
-  new KafkaJSProtocolError({
-    message: 'MESSAGE_TOO_LARGE',
-    type: 'MESSAGE_TOO_LARGE',
-    code: 10,
-    retriable: false,
-  } as unknown as Error);
+/** The broker's answer to a record over its size limit, as the producer's client reports it. */
+const tooLarge = () => new ProtocolError('MESSAGE_TOO_LARGE');
 
 /**
  * A converter's dependencies as plain fakes: the codec is JSON (bytes `not json` do not decode, `outage` is a
@@ -53,14 +49,15 @@ function fakes(options: { refuseStoreAt?: number; refusePublishAt?: number; stor
       return (value: unknown) => Buffer.from(JSON.stringify(value));
     },
   } as unknown as AvroCodec;
-  const producer = {
-    async send({ topic, messages }: ProducerRecord) {
-      const values = messages.map((m) => JSON.parse(String(m.value)) as Record<string, unknown>);
+  const producer: KeyedProducer = {
+    async send(topic, records) {
+      const values = [...records].map((r) => JSON.parse(String(r.value)) as Record<string, unknown>);
       if (topic === 't.timeseries' && values.some((v) => v['write_ts'] === options.refusePublishAt)) throw tooLarge();
       published.push(...values.map((value) => ({ topic, value })));
       return [];
     },
-  } as unknown as Producer;
+    close: async () => undefined,
+  };
   const errors = {
     insert: async (l: DeadLetter) => void inserted.push(l),
     remove: async (...args: unknown[]) => void removed.push(args),

@@ -1,8 +1,8 @@
-import type { KafkaMessage, Producer } from 'kafkajs';
+import type { KafkaMessage } from 'kafkajs';
 import { isOutage } from '../../shared/errors/classify.js';
 import { entryObjectId } from '../../shared/ids/entry-identity.js';
 import { topicName, toTimeseriesRecord, type UsercacheEntry, type UsercacheRecord } from '../../shared/events/index.js';
-import { sendSeparatingRefusals, type BatchHandler } from '../../shared/kafka/index.js';
+import { sendSeparatingRefusals, type BatchHandler, type KeyedProducer } from '../../shared/kafka/index.js';
 import type { Logger } from '../../shared/logger/index.js';
 import { valueSubject, type AvroCodec } from '../../shared/schema-registry/index.js';
 import type { DeletedUsersTable, ParticipantActivityTable, ParticipantDaysTable } from '../../shared/tables/index.js';
@@ -29,7 +29,7 @@ export interface ConverterDeps {
   codec: AvroCodec;
   timeseries: TimeseriesWriter;
   errors: ErrorTimeseries;
-  producer: Producer;
+  producer: KeyedProducer;
   topicPrefix: string;
   logger: Logger;
   /** The spec's pipeline log (intake_<n>.log.gz). */
@@ -94,17 +94,21 @@ async function eraseUsersDeletedMeanwhile(deps: ConverterDeps, messages: BatchMe
     }
 }
 
+/** Each user's record key as bytes, made once per user of a batch (a batch is mostly one user's thousands of entries). */
+function userKeys(): (userId: string) => Buffer {
+  const keys = new Map<string, Buffer>();
+  return (userId) => keys.get(userId) ?? keys.set(userId, Buffer.from(userId)).get(userId)!;
+}
+
 /** Publishes stored entries' notices for the trip builder; returns those Kafka refused (sendSeparatingRefusals). */
 async function publishConverted(deps: ConverterDeps, topic: string, converted: readonly Converted[]) {
   if (converted.length === 0) return [];
   const encode = await deps.codec.encoderFor(valueSubject(topic));
+  const key = userKeys();
   return sendSeparatingRefusals(
     deps.producer,
     topic,
-    converted.map((c) => ({
-      key: c.entry.userId,
-      value: encode(toTimeseriesRecord(c.entry, c.startTs)),
-    })),
+    converted.map((c) => ({ key: key(c.entry.userId), value: encode(toTimeseriesRecord(c.entry, c.startTs)) })),
   );
 }
 
@@ -128,10 +132,11 @@ async function recordDeadLetters(deps: ConverterDeps, topic: string, letters: re
     stored.push(await storeDeadLetter({ errors: deps.errors, logger: deps.logger }, letter));
   }
   const encode = await deps.codec.encoderFor(valueSubject(topic));
+  const key = userKeys();
   const refused = await sendSeparatingRefusals(
     deps.producer,
     topic,
-    stored.map((l) => ({ key: l.user_id, value: encode(l) })),
+    stored.map((l) => ({ key: key(l.user_id), value: encode(l) })),
   );
   // The error table holds every dead letter; the topic is a feed of them, so a refused one is only logged.
   for (const { index, error } of refused)

@@ -1,4 +1,5 @@
-import type { Admin, Kafka, Producer } from 'kafkajs';
+import type { Admin, Kafka } from 'kafkajs';
+import type { KeyedProducer } from '../../shared/kafka/index.js';
 import type { OperatorActions } from '../../shared/operations/operator-actions.js';
 import type { AvroCodec } from '../../shared/schema-registry/index.js';
 import { replayDeadLetterTopic } from './replay-dead-letter-topic.js';
@@ -7,7 +8,7 @@ import { replayDeadLetters } from './replay-dead-letters.js';
 export interface ConverterOperatorDeps {
   kafka: Pick<Kafka, 'consumer'>;
   admin: Admin;
-  producer: Producer;
+  producer: KeyedProducer;
   codec: AvroCodec;
   topicPrefix: string;
   /** Milliseconds a replay of the error table waits for the converter to catch up. @defaultValue 120000 */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Admin, Message, Producer } from 'kafkajs';
+import type { Admin } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   groupName,
@@ -8,7 +8,7 @@ import {
   UNDECODABLE_KEY,
   type UsercacheRecord,
 } from '../../shared/events/index.js';
-import { createSafeProducer, sendChunked } from '../../shared/kafka/index.js';
+import { createKeyedProducer, type KeyedProducer, type KeyedRecord } from '../../shared/kafka/index.js';
 import { valueSubject } from '../../shared/schema-registry/index.js';
 import { createErrorTimeseries, createTimeseriesReader, type DeadLetter } from '../../shared/timeseries/index.js';
 import { runCli, startConverter } from '../../test/helpers/pipeline.js';
@@ -21,17 +21,17 @@ import type { RunningConverter } from './run-converter.js';
 
 let env: TestEnv;
 let admin: Admin;
-let producer: Producer;
+let producer: KeyedProducer;
 let converter: RunningConverter | undefined;
 beforeAll(async () => {
   env = await createTestEnv();
   admin = env.kafka.admin();
-  producer = createSafeProducer(env.kafka);
-  await Promise.all([admin.connect(), producer.connect()]);
+  producer = createKeyedProducer({ ...env.config.kafka, clientId: 'replay-topic-test' });
+  await admin.connect();
 });
 afterAll(async () => {
   await converter?.stop();
-  await Promise.all([admin?.disconnect(), producer?.disconnect()]);
+  await Promise.all([admin?.disconnect(), producer?.close()]);
   await env.dispose();
 });
 
@@ -82,13 +82,12 @@ function unknownState(user: string, writeTs: number): UsercacheRecord {
   );
 }
 
-async function publish(records: (UsercacheRecord | Message)[]): Promise<void> {
+async function publish(records: (UsercacheRecord | KeyedRecord)[]): Promise<void> {
   const topic = topicName(env.config.kafka.topicPrefix, 'usercache');
   const encode = await env.codec.encoderFor(valueSubject(topic));
-  await sendChunked(
-    producer,
+  await producer.send(
     topic,
-    records.map((r) => ('value' in r ? r : { key: r.user_id, value: encode(r) })),
+    records.map((r) => ('value' in r ? r : { key: Buffer.from(r.user_id), value: encode(r) })),
   );
 }
 
@@ -131,7 +130,7 @@ describe('replay-dead-letters (from the error-timeseries topic)', () => {
       unknownState(ann, WRITE_TS + 3),
       locationWithoutTs(ben, WRITE_TS + 4),
       // Bytes that are no usercache record: a dead letter with no entry in it.
-      { key: ben, value: Buffer.from('garbage') },
+      { key: Buffer.from(ben), value: Buffer.from('garbage') },
     ]);
     await waitFor(async () => ((await letters()).length === 5 ? true : undefined), 60_000, 'five dead letters');
     await waitFor(

@@ -1,8 +1,8 @@
 import { LRUCache } from 'lru-cache';
-import type { Admin, Consumer, Kafka, KafkaMessage, Message, Producer } from 'kafkajs';
+import type { Admin, Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import { isOutage } from '../../shared/errors/classify.js';
 import { topicName, UNDECODABLE_KEY, type DeadLetter } from '../../shared/events/index.js';
-import { sendChunked } from '../../shared/kafka/index.js';
+import type { KeyedProducer, KeyedRecord } from '../../shared/kafka/index.js';
 import { valueSubject, type AvroCodec } from '../../shared/schema-registry/index.js';
 import type {
   ReplaySince,
@@ -21,7 +21,7 @@ export interface TopicReplayDeps {
   kafka: Pick<Kafka, 'consumer'>;
   admin: Admin;
   /** The usercache topic's producer; unused in a dry run. */
-  producer: Producer;
+  producer: KeyedProducer;
   codec: AvroCodec;
   topicPrefix: string;
   /** Records scanned so far and in all (the range between the start and the end offsets captured at start). */
@@ -120,12 +120,12 @@ export async function replayDeadLetterTopic(
     }
     return counts;
   };
-  let pending: Message[] = [];
+  let pending: KeyedRecord[] = [];
   let pendingBytes = 0;
   let pendingByKey: string[] = [];
   const flush = async () => {
     if (pending.length === 0) return;
-    await sendChunked(deps.producer, usercache, pending);
+    await deps.producer.send(usercache, pending);
     report.replayed += pending.length;
     for (const key of pendingByKey) countsOf(key).replayed += 1;
     pending = [];

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSafeProducer } from '../../shared/kafka/index.js';
+import { createKeyedProducer, type KeyedProducer } from '../../shared/kafka/index.js';
 import {
   createErrorTimeseries,
   isPayloadOmitted,
@@ -85,14 +84,16 @@ describe('fix-usercache-processing', () => {
         }
       },
     };
-    const producer = createSafeProducer(env.kafka);
-    const watched = Object.create(producer) as Producer;
-    watched.send = (record) => {
-      readAtFirstSend ??= read;
-      return producer.send(record);
+    const producer = createKeyedProducer({ ...env.config.kafka, clientId: 'replay-test' });
+    const watched: KeyedProducer = {
+      send: (topic, records, limits) => {
+        readAtFirstSend ??= read;
+        return producer.send(topic, records, limits);
+      },
+      close: () => producer.close(),
     };
     const admin = env.kafka.admin();
-    await Promise.all([producer.connect(), admin.connect()]);
+    await admin.connect();
     try {
       const report = await replayDeadLetters({
         errors: counting,
@@ -113,7 +114,7 @@ describe('fix-usercache-processing', () => {
       for await (const l of errors.all()) if (l.key === 'statemachine/transition') left.push(l);
       expect(left).toEqual([reduced]);
     } finally {
-      await Promise.all([producer.disconnect(), admin.disconnect()]);
+      await Promise.all([producer.close(), admin.disconnect()]);
     }
   });
 });

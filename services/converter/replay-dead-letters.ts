@@ -1,7 +1,7 @@
-import type { Admin, Message, Producer } from 'kafkajs';
+import type { Admin } from 'kafkajs';
 import { groupName, topicName, type UsercacheRecord } from '../../shared/events/index.js';
 import { entryDigest } from '../../shared/ids/entry-identity.js';
-import { groupProgress, sendChunked } from '../../shared/kafka/index.js';
+import { groupProgress, type KeyedProducer, type KeyedRecord } from '../../shared/kafka/index.js';
 import { valueSubject, type AvroCodec } from '../../shared/schema-registry/index.js';
 import type { ReplayReport } from '../../shared/operations/operator-actions.js';
 import { isReplayable, type DeadLetter, type ErrorTimeseries } from '../../shared/timeseries/index.js';
@@ -9,7 +9,7 @@ import { REPLAY_HEADER } from './handler.js';
 
 export interface ReplayDeps {
   errors: ErrorTimeseries;
-  producer: Producer;
+  producer: KeyedProducer;
   admin: Admin;
   codec: AvroCodec;
   topicPrefix: string;
@@ -37,10 +37,10 @@ export const BYTES_PER_SEND = 8 * 1024 * 1024;
  * and holding the entry exactly as published. `encode` is the usercache topic's value encoder. Only for letters
  * that are isReplayable.
  */
-export function replayMessage(l: DeadLetter, encode: (value: unknown) => Buffer): Message & { value: Buffer } {
+export function replayMessage(l: DeadLetter, encode: (value: unknown) => Buffer): KeyedRecord & { value: Buffer } {
   return {
-    key: l.user_id,
-    headers: { [REPLAY_HEADER]: '1' },
+    key: Buffer.from(l.user_id),
+    headers: { [REPLAY_HEADER]: Buffer.from('1') },
     value: encode({
       // The dead letter keeps the entry exactly as published, so the replay is the same record again.
       user_id: l.user_id,
@@ -67,11 +67,11 @@ export async function replayDeadLetters(deps: ReplayDeps): Promise<ReplayReport>
   const report: ReplayReport = { byKey: {}, notReplayable: 0, caughtUp: true };
   const replayedKeys = new Map<string, string>();
   const encode = await deps.codec.encoderFor(valueSubject(usercache));
-  let pending: Message[] = [];
+  let pending: KeyedRecord[] = [];
   let pendingBytes = 0;
   const flush = async () => {
     if (pending.length === 0) return;
-    await sendChunked(deps.producer, usercache, pending);
+    await deps.producer.send(usercache, pending);
     pending = [];
     pendingBytes = 0;
     deps.onProgress?.(replayedKeys.size);

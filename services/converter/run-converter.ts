@@ -1,13 +1,12 @@
-import type { Kafka, Producer } from 'kafkajs';
 import { groupName, topicName } from '../../shared/events/index.js';
-import { runWorker, type RunningWorker } from '../../shared/kafka/index.js';
+import { runWorker, type KeyedProducer, type RunningWorker, type WorkerClients } from '../../shared/kafka/index.js';
 import { createBatchHandler, type ConverterDeps } from './handler.js';
 
 export type RunningConverter = RunningWorker;
 
 export interface RunConverterDeps extends Omit<ConverterDeps, 'producer' | 'eraseDeleted'> {
   /** The erasure of a user deleted meanwhile, over the worker's producer (the diary topic's tombstones). */
-  erasure?: (producer: Producer) => NonNullable<ConverterDeps['eraseDeleted']>;
+  erasure?: (producer: KeyedProducer) => NonNullable<ConverterDeps['eraseDeleted']>;
   /** Called when the consumer has stopped for good; main.ts exits so the worker is restarted. */
   onFatal?: (error: Error) => void;
 }
@@ -16,9 +15,9 @@ export interface RunConverterDeps extends Omit<ConverterDeps, 'producer' | 'eras
  * One converter worker: a member of the converter consumer group on the usercache topic. Run n of them (in one
  * process or many) to convert n partitions at once; Kafka spreads the partitions among the members.
  */
-export function runConverter(kafka: Kafka, deps: RunConverterDeps): Promise<RunningConverter> {
+export function runConverter(clients: WorkerClients, deps: RunConverterDeps): Promise<RunningConverter> {
   return runWorker({
-    kafka,
+    clients,
     groupId: groupName(deps.topicPrefix, 'converter'),
     topic: topicName(deps.topicPrefix, 'usercache'),
     logger: deps.logger,

@@ -1,7 +1,7 @@
-import type { Producer } from 'kafkajs';
 import pLimit from 'p-limit';
 import type { Cql, Statement } from '../../shared/cassandra/index.js';
 import { diaryDocumentKey, topicName } from '../../shared/events/index.js';
+import type { KeyedProducer } from '../../shared/kafka/index.js';
 import {
   createTripBuilderStateTable,
   createTripsTable,
@@ -10,7 +10,6 @@ import {
   removeCustomLabels,
   removeProfile,
 } from '../../shared/tables/index.js';
-import { once } from '../../shared/runtime/once.js';
 import { createErrorTimeseries, createTimeseriesEraser, dayOf } from '../../shared/timeseries/index.js';
 
 /** What an erasure removed, in counts (no data). */
@@ -52,16 +51,13 @@ const isoDate = (day: number) => new Date(day * 86_400_000).toISOString().slice(
  * index and the trip index, before those are removed: every section lies on a day with locations, and a trip-local
  * date is at most a day off the UTC days of its data.
  */
-export function createUserErasure(deps: { cql: Cql; producer: Producer; diaryTopic: string }): UserErasure {
+export function createUserErasure(deps: { cql: Cql; producer: KeyedProducer; diaryTopic: string }): UserErasure {
   const { cql } = deps;
   const timeseries = createTimeseriesEraser(cql);
   const trips = createTripsTable(cql);
   const tripBuilderState = createTripBuilderStateTable(cql);
   const tables = openTables(cql);
   const limit = pLimit(DELETES_AT_ONCE);
-  // The producer may be shared with puts that connect it lazily: connect once, again after a disconnect.
-  const ready = once(() => deps.producer.connect());
-  deps.producer.on(deps.producer.events.DISCONNECT, () => ready.forget());
   const run = (statements: Statement[]) =>
     Promise.all(statements.map((s) => limit(() => cql.write(s.query, s.params))));
 
@@ -97,15 +93,12 @@ export function createUserErasure(deps: { cql: Cql; producer: Producer; diaryTop
       removeProfile(cql, userId),
       removeCustomLabels(cql, userId),
     ]);
-    if (documentKeys.length > 0) {
-      await ready();
-      await deps.producer.send({
-        topic: deps.diaryTopic,
-        acks: -1,
+    if (documentKeys.length > 0)
+      await deps.producer.send(
+        deps.diaryTopic,
         // Tombstones: compaction then drops every earlier record of these keys.
-        messages: documentKeys.map((key) => ({ key: diaryDocumentKey(userId, key), value: null })),
-      });
-    }
+        documentKeys.map((key) => ({ key: Buffer.from(diaryDocumentKey(userId, key)), value: null })),
+      );
     await run(partitions.flatMap((p) => timeseries.removePartition(userId, p)));
     return {
       timeseriesPartitions: partitions.length,
@@ -122,7 +115,7 @@ export function createUserErasure(deps: { cql: Cql; producer: Producer; diaryTop
 export function erasureOnTopics(
   cql: Cql,
   topicPrefix: string | undefined,
-): { erasure?: (producer: Producer) => UserErasure } {
+): { erasure?: (producer: KeyedProducer) => UserErasure } {
   if (topicPrefix === undefined) return {};
   return { erasure: (producer) => createUserErasure({ cql, producer, diaryTopic: topicName(topicPrefix, 'diary') }) };
 }

@@ -2,7 +2,7 @@ import type { Kafka } from 'kafkajs';
 import { type CassandraClient, createCql } from '../../shared/cassandra/index.js';
 import type { Config } from '../../shared/config/index.js';
 import { topicName } from '../../shared/events/index.js';
-import { createKeyedProducer, createSafeProducer } from '../../shared/kafka/index.js';
+import { createKeyedProducer } from '../../shared/kafka/index.js';
 import { createAvroCodec, createSchemaRegistry } from '../../shared/schema-registry/index.js';
 import { createTimeseriesReader } from '../../shared/timeseries/index.js';
 import type { GatewayDeps } from './app.js';
@@ -57,9 +57,8 @@ export function composeGateway({ config, cassandra, kafka, webLog, sendTimeoutMs
   const producers = Array.from({ length: PRODUCERS }, () =>
     createKeyedProducer({ ...config.kafka, clientId: 'itinera-gateway' }),
   );
-  // Account deletions publish the diary's tombstones through kafkajs, as the workers' producers do; connected on the
-  // first deletion.
-  const erasureProducer = createSafeProducer(kafka);
+  // Account deletions' tombstones for the diary topic go through a producer of their own, never behind a put's records.
+  const erasureProducer = createKeyedProducer({ ...config.kafka, clientId: 'itinera-gateway' });
   const codec = createAvroCodec(createSchemaRegistry(config.schemaRegistry));
   const readiness = createDependencyProbes({ kafka, cassandra, registryUrl: config.schemaRegistry.url });
   const users = createUsersTable(cql, {
@@ -128,7 +127,7 @@ export function composeGateway({ config, cassandra, kafka, webLog, sendTimeoutMs
       refusals.close();
       await Promise.all([
         ...producers.map((p) => p.close().catch(() => undefined)),
-        erasureProducer.disconnect().catch(() => undefined),
+        erasureProducer.close().catch(() => undefined),
       ]);
       await readiness.close().catch(() => undefined);
     },

@@ -1,4 +1,4 @@
-import type { Producer } from 'kafkajs';
+import type { KeyedProducer } from '../../shared/kafka/index.js';
 import type { Cql } from '../../shared/cassandra/index.js';
 import { erasureOnTopics, type UserErasure } from '../deletion/user-erasure.js';
 import { createDeletedUsersTable } from '../../shared/tables/index.js';
@@ -12,7 +12,7 @@ import { createUsercacheDocuments } from './store/cassandra-usercache-documents.
 export type TripBuilderStores = Pick<
   TripBuilderDeps,
   'timeseries' | 'trips' | 'documents' | 'errors' | 'deletedUsers' | 'transitStops'
-> & { erasure?: (producer: Producer) => UserErasure };
+> & { erasure?: (producer: KeyedProducer) => UserErasure };
 
 /**
  * The trip builder's stores over one Cassandra session: what main.ts, the CLI's resets and the tests run. With the

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupName, topicName } from '../../shared/events/index.js';
-import { createSafeProducer, groupProgress, sendChunked } from '../../shared/kafka/index.js';
+import { groupProgress } from '../../shared/kafka/index.js';
 import { valueSubject } from '../../shared/schema-registry/index.js';
 import {
   createErrorTimeseries,
@@ -10,7 +10,7 @@ import {
   TRIP_BUILDER_ERROR_KEY,
   type DeadLetter,
 } from '../../shared/timeseries/index.js';
-import { startTripBuilder } from '../../test/helpers/pipeline.js';
+import { inputProducer, startTripBuilder } from '../../test/helpers/pipeline.js';
 import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
 import { rebuildUser } from './rebuild-user.js';
 import type { RunningTripBuilder } from './run-trip-builder.js';
@@ -35,17 +35,15 @@ describe('trip builder: a rebuild that fails with an enormous error', () => {
     const fine = randomUUID();
     const topic = topicName(env.config.kafka.topicPrefix, 'timeseries');
     const encode = await env.codec.encoderFor(valueSubject(topic));
-    const producer = createSafeProducer(env.kafka);
-    await producer.connect();
-    await sendChunked(
-      producer,
+    const producer = inputProducer(env);
+    await producer.send(
       topic,
       [broken, fine].map((user) => ({
-        key: user,
+        key: Buffer.from(user),
         value: encode({ user_id: user, key: KEY, type: 'sensor-data', write_ts: TS, data_ts: TS, entry_json: '{}' }),
       })),
     );
-    await producer.disconnect();
+    await producer.close();
 
     const rebuilt: string[] = [];
     // An error whose message embeds 20 MB of data. Written whole, the row recording it (reason and stack) would be

@@ -1,6 +1,5 @@
-import type { Kafka, Producer } from 'kafkajs';
 import { groupName, topicName } from '../../shared/events/index.js';
-import { runWorker, type RunningWorker } from '../../shared/kafka/index.js';
+import { runWorker, type KeyedProducer, type RunningWorker, type WorkerClients } from '../../shared/kafka/index.js';
 import { createDiaryPublisher } from './diary-publisher.js';
 import { createTripBatchHandler, type TripBuilderDeps } from './handler.js';
 
@@ -8,7 +7,7 @@ export type RunningTripBuilder = RunningWorker;
 
 export interface RunTripBuilderDeps extends Omit<TripBuilderDeps, 'publishDocument' | 'eraseDeleted'> {
   /** The erasure of a user deleted meanwhile, over the worker's producer (the diary topic's tombstones). */
-  erasure?: (producer: Producer) => NonNullable<TripBuilderDeps['eraseDeleted']>;
+  erasure?: (producer: KeyedProducer) => NonNullable<TripBuilderDeps['eraseDeleted']>;
   topicPrefix: string;
   /** Called when the consumer has stopped for good; main.ts exits so the worker is restarted. */
   onFatal?: (error: Error) => void;
@@ -19,10 +18,10 @@ export interface RunTripBuilderDeps extends Omit<TripBuilderDeps, 'publishDocume
  * worker owns a user at a time and per-user state needs no locks). Documents it writes also go to the compacted
  * diary topic, keyed by user and document key.
  */
-export function runTripBuilder(kafka: Kafka, deps: RunTripBuilderDeps): Promise<RunningTripBuilder> {
+export function runTripBuilder(clients: WorkerClients, deps: RunTripBuilderDeps): Promise<RunningTripBuilder> {
   const diaryTopic = topicName(deps.topicPrefix, 'diary');
   return runWorker({
-    kafka,
+    clients,
     groupId: groupName(deps.topicPrefix, 'tripBuilder'),
     topic: topicName(deps.topicPrefix, 'timeseries'),
     logger: deps.logger,

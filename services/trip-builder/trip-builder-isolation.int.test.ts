@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupName, topicName } from '../../shared/events/index.js';
-import { createSafeProducer, groupProgress, sendChunked } from '../../shared/kafka/index.js';
+import { groupProgress } from '../../shared/kafka/index.js';
 import { createIntakeLog } from '../../shared/logger/index.js';
 import { valueSubject } from '../../shared/schema-registry/index.js';
 import {
@@ -11,7 +11,7 @@ import {
   type DeadLetter,
   type StoredEntry,
 } from '../../shared/timeseries/index.js';
-import { intakeLogDir } from '../../test/helpers/pipeline.js';
+import { inputProducer, intakeLogDir, workerClients } from '../../test/helpers/pipeline.js';
 import { createTestEnv, waitFor, type TestEnv } from '../../test/helpers/test-env.js';
 import { entryObjectId } from '../../shared/ids/entry-identity.js';
 import { createTimeseriesWriter } from '../converter/store/cassandra-timeseries-writer.js';
@@ -76,13 +76,11 @@ describe('trip builder: one user cannot stall a partition', () => {
 
     const topic = topicName(env.config.kafka.topicPrefix, 'timeseries');
     const encode = await env.codec.encoderFor(valueSubject(topic));
-    const producer = createSafeProducer(env.kafka);
-    await producer.connect();
-    await sendChunked(
-      producer,
+    const producer = inputProducer(env);
+    await producer.send(
       topic,
       entries.map((e) => ({
-        key: e.userId,
+        key: Buffer.from(e.userId),
         value: encode({
           user_id: e.userId,
           key: e.key,
@@ -93,10 +91,10 @@ describe('trip builder: one user cannot stall a partition', () => {
         }),
       })),
     );
-    await producer.disconnect();
+    await producer.close();
 
     const rebuilt: string[] = [];
-    builder = await runTripBuilder(env.kafka, {
+    builder = await runTripBuilder(workerClients(env, 'isolation-trip-builder'), {
       codec: env.codec,
       timeseries: createTimeseriesReader(env.cql),
       trips: createCassandraTripStore(env.cql),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCassandraClient } from '../cassandra/index.js';
 import { topicName } from '../events/index.js';
-import { createSafeProducer, createKafka } from '../kafka/index.js';
+import { createKafka, createKeyedProducer } from '../kafka/index.js';
 import { createAvroCodec, createSchemaRegistry } from '../schema-registry/index.js';
 import { failure } from '../../test/helpers/failure.js';
 import { createTestEnv, type TestEnv } from '../../test/helpers/test-env.js';
@@ -47,20 +47,17 @@ describe('isOutage on what the real servers answer', () => {
   });
 
   it('When Kafka refuses a message as too large, then it is no outage', async () => {
-    const producer = createSafeProducer(env.kafka);
-    await producer.connect();
+    const producer = createKeyedProducer({ ...env.config.kafka, clientId: 'classify-test' });
     try {
       const err = await failure(
-        producer.send({
-          topic: topicName(env.config.kafka.topicPrefix, 'usercache'),
-          acks: -1,
-          messages: [{ key: 'k', value: Buffer.alloc(5 * 1024 * 1024, 1) }],
-        }),
+        producer.send(topicName(env.config.kafka.topicPrefix, 'usercache'), [
+          { key: Buffer.from('k'), value: Buffer.alloc(5 * 1024 * 1024, 1) },
+        ]),
       );
       expect(err).toBeInstanceOf(Error);
       expect(isOutage(err)).toBe(false);
     } finally {
-      await producer.disconnect();
+      await producer.close();
     }
   });
 

@@ -9,7 +9,7 @@ import { LOCAL_KAFKA_SASL } from '../../deploy/local/servers.js';
 import { createTestEnv, waitFor } from '../../test/helpers/test-env.js';
 import { topicName } from '../events/index.js';
 import { createLogger } from '../logger/index.js';
-import { createKafka, createSafeProducer } from './create-kafka.js';
+import { createKafka } from './create-kafka.js';
 import { createKeyedProducer } from './keyed-producer.js';
 
 const saslBrokers = inject('servers').saslBrokers;
@@ -33,10 +33,9 @@ describe.runIf(saslBrokers)('Kafka with SASL', () => {
     const env = await createTestEnv(credentials);
     try {
       const topic = topicName(env.config.kafka.topicPrefix, 'usercache');
-      const producer = createSafeProducer(env.kafka);
-      await producer.connect();
-      await producer.send({ topic, messages: [{ key: 'user-1', value: 'through SASL' }] });
-      await producer.disconnect();
+      const producer = createKeyedProducer({ ...env.config.kafka, clientId: 'sasl-check' });
+      await producer.send(topic, [{ key: Buffer.from('user-1'), value: Buffer.from('through SASL') }]);
+      await producer.close();
 
       const consumer = env.kafka.consumer({ groupId: `${env.config.kafka.topicPrefix}sasl-check` });
       const seen: string[] = [];

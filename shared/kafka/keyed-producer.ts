@@ -1,12 +1,15 @@
-import { compatibilityPartitioner, ProduceAcks, Producer } from '@platformatic/kafka';
+import { compatibilityPartitioner, ProduceAcks, Producer, type MessageToProduce } from '@platformatic/kafka';
 import pLimit from 'p-limit';
 import type { Config } from '../config/index.js';
-import { requestChunks, type ChunkLimits } from './send-chunked.js';
+import { requestChunks, type ChunkLimits } from './request-chunks.js';
 
 /** A record as the producer sends it: already encoded, keyed by whose it is. */
 export interface KeyedRecord {
   key: Buffer;
-  value: Buffer;
+  /** The encoded value; null is a tombstone (a compacted topic then drops every earlier record of the key). */
+  value: Buffer | null;
+  /** Headers, as bytes (a replayed dead letter's mark, say). */
+  headers?: Record<string, Buffer>;
 }
 
 /** Where Kafka wrote a request's records of one partition: the first record's offset. */
@@ -43,15 +46,18 @@ export interface KeyedProducerOptions {
 }
 
 /**
- * A producer of keyed records on @platformatic/kafka, with the project's settings: idempotent with acks=all, and
- * Java's (and kafkajs') partitioner, so a user's records land on the partition every other client of the project
- * picks for that user. The library's own default partitioner (`murmur2 >>> 0`) agrees with it only for a power-of-two
- * number of partitions.
+ * The project's one producer (the gateway's puts, the workers' notices and documents, replays, deletions' tombstones),
+ * on @platformatic/kafka with the project's settings: idempotent with acks=all, and Java's (and kafkajs')
+ * partitioner, so a user's records land on the partition every other client, a Java one included, picks for that
+ * user. The library's own default partitioner (`murmur2 >>> 0`) agrees with it only for a power-of-two number of
+ * partitions.
  *
- * Requests go one at a time. After a failed request the library drops its producer id and sequence numbers itself,
- * so numbers a failed request held are never handed out again under the same id: the loss kafkajs needed
- * safe-idempotent-producer.ts for cannot happen. One at a time keeps a failed request's own retries the next to use
- * its numbers, as there.
+ * Requests go one at a time. An idempotent producer numbers each partition's records; a request that failed may
+ * still have been written (its answer lost with a killed broker, or one partition written and another refused), and
+ * a later request that reused its numbers would be taken by the broker for a duplicate and acknowledged unwritten.
+ * After a failed request the library drops its producer id and numbers and starts afresh, so that cannot happen
+ * (keyed-producer.int.test.ts sends after a half-refused request; the cluster suite kills brokers under puts). One
+ * request at a time keeps a failed request's own retries the next to use its numbers.
  */
 export function createKeyedProducer({
   brokers,
@@ -89,7 +95,7 @@ export function createKeyedProducer({
         for (const chunk of requestChunks(records, limits)) {
           if (inFlight) await inFlight;
           inFlight = oneAtATime(async () => {
-            const result = await producer.send({ messages: chunk.map((r) => ({ topic, key: r.key, value: r.value })) });
+            const result = await producer.send({ messages: chunk.map((r) => toMessage(topic, r)) });
             for (const o of result.offsets ?? [])
               written.push({ topic: o.topic, partition: o.partition, baseOffset: o.offset });
           });
@@ -104,6 +110,15 @@ export function createKeyedProducer({
     },
     close: () => producer.close(),
   };
+}
+
+/** The library's message: header names as bytes too (with no serializer configured, a string name is not encoded). */
+function toMessage(topic: string, { key, value, headers }: KeyedRecord): MessageToProduce<Buffer, Buffer> {
+  // The library types a value as optional, but it checks that one is given and writes null as a record of no value,
+  // which is what a tombstone is.
+  const message = { topic, key, value: value as Buffer };
+  if (!headers) return message;
+  return { ...message, headers: new Map(Object.entries(headers).map(([name, v]) => [Buffer.from(name), v])) };
 }
 
 function saslMechanism(mechanism: NonNullable<Config['kafka']['sasl']>['mechanism']) {

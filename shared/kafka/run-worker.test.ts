@@ -1,6 +1,7 @@
 import type { EachBatchPayload, Kafka } from 'kafkajs';
 import { describe, expect, it, vi } from 'vitest';
 import type { Logger } from '../logger/index.js';
+import type { KeyedProducer } from './keyed-producer.js';
 import { runWorker, workerEachBatch, type BatchHandler } from './run-worker.js';
 
 /** An eachBatch payload as kafkajs' runner builds it, its calls recorded in `calls`. */
@@ -114,16 +115,16 @@ describe('workerEachBatch', () => {
   });
 });
 
-/** A kafkajs client whose producer and consumer record what is done to them; `crash` plays the consumer's CRASH. */
-function fakeKafka() {
+/** A worker's clients whose producer and consumer record what is done to them; `crash` plays the consumer's CRASH. */
+function fakeClients() {
   const calls: string[] = [];
   let crashListener: ((e: { payload: { error: Error; restart: boolean } }) => void) | undefined;
   let run: Record<string, unknown> = {};
+  const producer = {
+    send: async () => [],
+    close: async () => void calls.push('producer close'),
+  } satisfies KeyedProducer;
   const kafka = {
-    producer: () => ({
-      connect: async () => void calls.push('producer connect'),
-      disconnect: async () => void calls.push('producer disconnect'),
-    }),
     consumer: (config: { groupId: string }) => {
       calls.push(`consumer ${config.groupId}`);
       return {
@@ -138,15 +139,15 @@ function fakeKafka() {
     },
   } as unknown as Kafka;
   const crash = (error: Error, restart: boolean) => crashListener?.({ payload: { error, restart } });
-  return { kafka, calls, crash, run: () => run };
+  return { clients: { kafka, producer }, calls, crash, run: () => run };
 }
 
 describe('runWorker', () => {
-  it('When started and stopped, then it joins the group on its topic with the producer ready, and leaves it before closing', async () => {
-    const k = fakeKafka();
+  it('When started and stopped, then it joins the group on its topic with its producer, and leaves it before closing the producer', async () => {
+    const k = fakeClients();
     const producers: unknown[] = [];
     const worker = await runWorker({
-      kafka: k.kafka,
+      clients: k.clients,
       groupId: 'g',
       topic: 'in',
       logger: { error: () => undefined } as unknown as Logger,
@@ -156,26 +157,25 @@ describe('runWorker', () => {
       },
       onStopped: () => k.calls.push('stopped'),
     });
-    expect(producers).toHaveLength(1);
+    expect(producers).toEqual([k.clients.producer]);
     expect(k.run()).toMatchObject({ autoCommit: true, eachBatchAutoResolve: false, partitionsConsumedConcurrently: 2 });
     await worker.stop();
     expect(k.calls).toEqual([
-      'producer connect',
       'consumer g',
       'consumer connect',
       'subscribe in true',
       'consumer disconnect',
-      'producer disconnect',
+      'producer close',
       'stopped',
     ]);
   });
 
   it('When the consumer crashes for good, then it is logged and onFatal is called; a crash kafkajs restarts from is not', async () => {
-    const k = fakeKafka();
+    const k = fakeClients();
     const fatal: Error[] = [];
     const logged: unknown[] = [];
     await runWorker({
-      kafka: k.kafka,
+      clients: k.clients,
       groupId: 'g',
       topic: 'in',
       logger: { error: (...args: unknown[]) => logged.push(args) } as unknown as Logger,

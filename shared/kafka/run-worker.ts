@@ -1,8 +1,8 @@
-import type { Batch, EachBatchPayload, Kafka, Producer } from 'kafkajs';
+import type { Batch, EachBatchPayload, Kafka } from 'kafkajs';
 import pRetry from 'p-retry';
 import type { Logger } from '../logger/index.js';
-import { createSafeProducer } from './create-kafka.js';
 import { createWorkerConsumer } from './create-worker-consumer.js';
+import type { KeyedProducer } from './keyed-producer.js';
 
 /** What a worker's handler is given of a batch: its messages (one partition) and the heartbeat for long work. */
 export type WorkerBatch = Pick<EachBatchPayload, 'batch' | 'heartbeat'>;
@@ -19,14 +19,23 @@ export interface BatchDone {
  */
 export type BatchHandler = (batch: WorkerBatch) => Promise<BatchDone | void>;
 
-export interface WorkerOptions {
+/**
+ * The Kafka clients a worker runs on: kafkajs for its consumer group, the keyed producer (shared/kafka/keyed-producer.ts)
+ * for what it publishes. The worker owns the producer: stop() closes it.
+ */
+export interface WorkerClients {
   kafka: Kafka;
+  producer: KeyedProducer;
+}
+
+export interface WorkerOptions {
+  clients: WorkerClients;
   /** The consumer group (groupName(prefix, ...)), and the topic it consumes from the beginning. */
   groupId: string;
   topic: string;
   logger: Logger;
-  /** The batch handler, given the worker's idempotent producer (connected before the first batch). */
-  handler(producer: Producer): BatchHandler;
+  /** The batch handler, given the worker's producer (idempotent, acks=all; it connects on its first send). */
+  handler(producer: KeyedProducer): BatchHandler;
   /** Called when the consumer has stopped for good; main.ts exits so the supervisor starts a fresh worker. */
   onFatal?: (error: Error) => void;
   /** Called last by stop(), after the consumer and the producer are disconnected (closes the pipeline log). */
@@ -45,7 +54,7 @@ export interface WorkerOptions {
 }
 
 export interface RunningWorker {
-  /** Leaves the group (its partitions are handed over at once) and disconnects the producer. */
+  /** Leaves the group (its partitions are handed over at once) and closes the producer. */
   stop(): Promise<void>;
 }
 
@@ -138,9 +147,8 @@ const lastOffset = (batch: Batch) => batch.messages[batch.messages.length - 1]!.
  * `partitionsAtOnce` partitions of a worker at once.
  */
 export async function runWorker(options: WorkerOptions): Promise<RunningWorker> {
-  const { kafka, groupId, topic, logger, onFatal, onStopped, partitionsAtOnce = 2 } = options;
-  const producer = createSafeProducer(kafka);
-  await producer.connect();
+  const { clients, groupId, topic, logger, onFatal, onStopped, partitionsAtOnce = 2 } = options;
+  const { kafka, producer } = clients;
   const consumer = createWorkerConsumer(
     kafka,
     groupId,
@@ -170,7 +178,7 @@ export async function runWorker(options: WorkerOptions): Promise<RunningWorker> 
   return {
     async stop() {
       await consumer.disconnect();
-      await producer.disconnect();
+      await producer.close();
       onStopped?.();
     },
   };

@@ -1,7 +1,6 @@
-import type { Kafka } from 'kafkajs';
 import { createCassandraClient, createCql, type Cql } from '../cassandra/index.js';
 import { loadConfig, refuseExposure, type Config } from '../config/index.js';
-import { createKafka, type RunningWorker } from '../kafka/index.js';
+import { createKafka, createKeyedProducer, type RunningWorker, type WorkerClients } from '../kafka/index.js';
 import { createLogger, type Logger } from '../logger/index.js';
 import { createAvroCodec, createSchemaRegistry, type AvroCodec } from '../schema-registry/index.js';
 import { stopOnSignals } from './stop-on-signals.js';
@@ -13,7 +12,8 @@ export interface WorkerProcess {
   worker: number;
   logger: Logger;
   cql: Cql;
-  kafka: Kafka;
+  /** The worker's Kafka clients: kafkajs for its consumer group, and its producer (the worker closes it). */
+  clients: WorkerClients;
   /** What every worker's options take alike, to spread into them. */
   common: WorkerCommon;
 }
@@ -41,13 +41,15 @@ export function workerMain(
     const logger = createLogger({ component, level: 'info' });
     refuseExposure(config, 'worker', (line) => logger.warn(line));
     const cassandra = createCassandraClient({ ...config.cassandra });
-    const kafka = createKafka({ ...config.kafka, clientId: `itinera-${component}-${worker}`, logger });
+    const clientId = `itinera-${component}-${worker}`;
+    const kafka = createKafka({ ...config.kafka, clientId, logger });
+    const producer = createKeyedProducer({ ...config.kafka, clientId });
     const running = await start({
       config,
       worker,
       logger,
       cql: createCql(cassandra),
-      kafka,
+      clients: { kafka, producer },
       common: {
         codec: createAvroCodec(createSchemaRegistry(config.schemaRegistry)),
         topicPrefix: config.kafka.topicPrefix,

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupName, topicName } from '../../shared/events/index.js';
-import { createSafeProducer, groupProgress } from '../../shared/kafka/index.js';
+import { groupProgress } from '../../shared/kafka/index.js';
 import { createErrorTimeseries, createTimeseriesReader } from '../../shared/timeseries/index.js';
 import { loadRealEntries, makeBatch } from '../helpers/phone-entries.js';
 import type { RunningConverter } from '../../services/converter/run-converter.js';
-import { startConverter, usercacheMessages } from '../helpers/pipeline.js';
+import { inputProducer, startConverter, usercacheMessages } from '../helpers/pipeline.js';
 import { startPrivateServer, type PrivateServer } from '../helpers/private-server.js';
 import { emissionFixturesDir } from '../helpers/fixtures.js';
 import { createTestEnv, waitFor, type TestEnv } from '../helpers/test-env.js';
@@ -35,8 +35,7 @@ describe('Cassandra stops during conversion', () => {
     const topic = topicName(env.config.kafka.topicPrefix, 'usercache');
     const users = Array.from({ length: USERS }, () => randomUUID());
     const expected: Record<string, number> = {};
-    const producer = createSafeProducer(env.kafka);
-    await producer.connect();
+    const producer = inputProducer(env);
     const admin = env.kafka.admin();
     await admin.connect();
     const progress = () => groupProgress(admin, groupName(env.config.kafka.topicPrefix, 'converter'), topic);
@@ -49,11 +48,7 @@ describe('Cassandra stops during conversion', () => {
           expected[key] = (expected[key] ?? 0) + 1;
         }
         for (let i = 0; i < batch.length; i += 1000) {
-          await producer.send({
-            topic,
-            acks: -1,
-            messages: await usercacheMessages(env, user, batch.slice(i, i + 1000)),
-          });
+          await producer.send(topic, await usercacheMessages(env, user, batch.slice(i, i + 1000)));
           // Paced like phones, so the outage falls in the middle of the stream rather than after it.
           await new Promise((r) => setTimeout(r, 200));
         }
@@ -81,7 +76,7 @@ describe('Cassandra stops during conversion', () => {
       240_000,
       'the converter to catch up',
     );
-    await producer.disconnect();
+    await producer.close();
     await admin.disconnect();
 
     const reader = createTimeseriesReader(env.cql);

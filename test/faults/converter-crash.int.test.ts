@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupName, topicName } from '../../shared/events/index.js';
-import { createSafeProducer, groupProgress } from '../../shared/kafka/index.js';
+import { groupProgress } from '../../shared/kafka/index.js';
 import { createTimeseriesReader } from '../../shared/timeseries/index.js';
 import { loadRealEntries, makeBatch } from '../helpers/phone-entries.js';
-import { killMidWork, type Kill, startServiceProcess, usercacheMessages } from '../helpers/pipeline.js';
+import { inputProducer, killMidWork, type Kill, startServiceProcess, usercacheMessages } from '../helpers/pipeline.js';
 import { emissionFixturesDir } from '../helpers/fixtures.js';
 import { createTestEnv, waitFor, type TestEnv } from '../helpers/test-env.js';
 
@@ -36,8 +36,7 @@ describe('converter crashes', () => {
     const topic = topicName(env.config.kafka.topicPrefix, 'usercache');
     const users = Array.from({ length: USERS }, () => randomUUID());
     const expected: Record<string, number> = {};
-    const producer = createSafeProducer(env.kafka);
-    await producer.connect();
+    const producer = inputProducer(env);
     const admin = env.kafka.admin();
     await admin.connect();
     const group = groupName(env.config.kafka.topicPrefix, 'converter');
@@ -52,11 +51,7 @@ describe('converter crashes', () => {
           expected[key] = (expected[key] ?? 0) + 1;
         }
         for (let i = 0; i < batch.length; i += 2500) {
-          await producer.send({
-            topic,
-            acks: -1,
-            messages: await usercacheMessages(env, user, batch.slice(i, i + 2500)),
-          });
+          await producer.send(topic, await usercacheMessages(env, user, batch.slice(i, i + 2500)));
         }
       }
     })();
@@ -80,7 +75,7 @@ describe('converter crashes', () => {
       converter = startConverterProcess();
     }
     await streaming;
-    await producer.disconnect();
+    await producer.close();
     await waitFor(
       async () => {
         const { committed, high } = await committedAndHigh();

@@ -2,8 +2,13 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Message } from 'kafkajs';
 import { topicName } from '../../shared/events/index.js';
+import {
+  createKeyedProducer,
+  type KeyedProducer,
+  type KeyedRecord,
+  type WorkerClients,
+} from '../../shared/kafka/index.js';
 import { valueSubject } from '../../shared/schema-registry/index.js';
 import { toPhoneRecord, type PhoneEntry } from './phone-entries.js';
 import { createIntakeLog } from '../../shared/logger/intake-log.js';
@@ -24,9 +29,19 @@ const repoRoot = resolve(import.meta.dirname, '..', '..');
 const intakeDir = mkdtempSync(join(tmpdir(), 'itinera-intake-'));
 const intakeLogFiles = { dir: intakeDir, maxBytes: 100 * 1024 * 1024, maxFiles: 5 };
 
+/** A producer for a test's input records, the project's own (shared/kafka/keyed-producer.ts); the test closes it. */
+export function inputProducer(env: TestEnv, clientId = 'test-input'): KeyedProducer {
+  return createKeyedProducer({ ...env.config.kafka, clientId });
+}
+
+/** A worker's Kafka clients on the test environment's servers: its own producer, which the worker closes. */
+export function workerClients(env: TestEnv, clientId: string): WorkerClients {
+  return { kafka: env.kafka, producer: inputProducer(env, clientId) };
+}
+
 /** A converter worker on the test environment's servers, in this process; `convert` replaces the rules. */
 export function startConverter(env: TestEnv, convert?: ConverterDeps['convert']): Promise<RunningConverter> {
-  return runConverter(env.kafka, {
+  return runConverter(workerClients(env, 'test-converter'), {
     codec: env.codec,
     ...composeConverterStores(env.cql, env.config.kafka.topicPrefix),
     topicPrefix: env.config.kafka.topicPrefix,
@@ -42,7 +57,7 @@ export function startTripBuilder(
   worker = 0,
   rebuild?: RunTripBuilderDeps['rebuild'],
 ): Promise<RunningTripBuilder> {
-  return runTripBuilder(env.kafka, {
+  return runTripBuilder(workerClients(env, `test-trip-builder-${worker}`), {
     codec: env.codec,
     ...composeTripBuilderStores(env.cql, env.config.kafka.topicPrefix),
     topicPrefix: env.config.kafka.topicPrefix,
@@ -70,9 +85,10 @@ export async function usercacheMessages(
   env: TestEnv,
   user: string,
   entries: readonly PhoneEntry[],
-): Promise<Message[]> {
+): Promise<KeyedRecord[]> {
   const encode = await env.codec.encoderFor(valueSubject(topicName(env.config.kafka.topicPrefix, 'usercache')));
-  return entries.map((e) => ({ key: user, value: encode(toPhoneRecord(user, e)) }));
+  const key = Buffer.from(user);
+  return entries.map((e) => ({ key, value: encode(toPhoneRecord(user, e)) }));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createSafeProducer } from '../../shared/kafka/index.js';
+import { createKeyedProducer } from '../../shared/kafka/index.js';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EachMessagePayload } from 'kafkajs';
@@ -44,14 +44,11 @@ describe('the local stack', () => {
       metadata_json: '{}',
       data_json: '{"ts":1440688739.672}',
     };
-    const producer = createSafeProducer(env.kafka);
-    await producer.connect();
-    cleanupAfterTest(() => producer.disconnect());
-    await producer.send({
-      topic,
-      acks: -1,
-      messages: [{ key: record.user_id, value: await env.codec.encode(valueSubject(topic), record) }],
-    });
+    const producer = createKeyedProducer({ ...env.config.kafka, clientId: 'smoke' });
+    cleanupAfterTest(() => producer.close());
+    await producer.send(topic, [
+      { key: Buffer.from(record.user_id), value: await env.codec.encode(valueSubject(topic), record) },
+    ]);
 
     const seen: EachMessagePayload[] = [];
     await consumeInto(`${env.config.kafka.topicPrefix}smoke-${randomUUID()}`, topic, seen);
@@ -128,14 +125,11 @@ describe('the local stack', () => {
       metadata_json: '{}',
       data_json: '{}',
     };
-    const producer = createSafeProducer(env.kafka);
-    await producer.connect();
-    cleanupAfterTest(() => producer.disconnect());
-    await producer.send({
-      topic,
-      acks: -1,
-      messages: [{ key: letter.user_id, value: await env.codec.encode(valueSubject(topic), letter) }],
-    });
+    const producer = createKeyedProducer({ ...env.config.kafka, clientId: 'smoke' });
+    cleanupAfterTest(() => producer.close());
+    await producer.send(topic, [
+      { key: Buffer.from(letter.user_id), value: await env.codec.encode(valueSubject(topic), letter) },
+    ]);
 
     const seen: EachMessagePayload[] = [];
     await consumeInto(`${env.config.kafka.topicPrefix}dlq-${randomUUID()}`, topic, seen);

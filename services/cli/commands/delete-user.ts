@@ -1,11 +1,11 @@
 import { userInfo } from 'node:os';
 import { topicName } from '../../../shared/events/index.js';
-import { createSafeProducer } from '../../../shared/kafka/index.js';
+import type { KeyedProducer } from '../../../shared/kafka/index.js';
 import { createLogger } from '../../../shared/logger/index.js';
 import { createDeletedUsersTable, createUsersTable } from '../../../shared/tables/index.js';
 import { deleteUser as deleteAccount } from '../../deletion/delete-user.js';
 import { createUserErasure } from '../../deletion/user-erasure.js';
-import { resolveUser, type Session } from '../session.js';
+import { resolveUser, sessionProducer, type Session } from '../session.js';
 import { revokeTokens } from './revoke-tokens.js';
 
 /** The operator running the command, for the audit line. */
@@ -13,8 +13,8 @@ export function operatorName(): string {
   return process.env['SUDO_USER'] ?? process.env['USER'] ?? userInfo().username;
 }
 
-/** What deleting accounts from the command line needs; `producer` must be connected. */
-export function accountDeletion(s: Session, producer: ReturnType<typeof createSafeProducer>) {
+/** What deleting accounts from the command line needs; `producer` sends the diary's tombstones. */
+export function accountDeletion(s: Session, producer: KeyedProducer) {
   return {
     users: createUsersTable(s.cql, { cacheEntries: 1 }),
     deletedUsers: createDeletedUsersTable(s.cql),
@@ -41,8 +41,7 @@ export async function deleteUser(s: Session, who: string, confirmed: boolean, re
     const token = (await createUsersTable(s.cql, { cacheEntries: 1 }).findByUuid(uuid))?.userEmail;
     if (token !== undefined) await revokeTokens(s, [token], operatorName(), 'account deleted');
   }
-  const producer = createSafeProducer(s.kafka);
-  await producer.connect();
+  const producer = sessionProducer(s);
   try {
     const report = await deleteAccount(accountDeletion(s, producer), uuid, 'operator', operatorName());
     process.stdout.write(
@@ -50,6 +49,6 @@ export async function deleteUser(s: Session, who: string, confirmed: boolean, re
     );
     return 0;
   } finally {
-    await producer.disconnect();
+    await producer.close();
   }
 }

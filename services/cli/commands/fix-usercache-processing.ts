@@ -1,15 +1,13 @@
-import { createSafeProducer } from '../../../shared/kafka/index.js';
 import { createErrorTimeseries } from '../../../shared/timeseries/index.js';
 import { sessionOperatorActions } from '../operator-actions.js';
-import type { Session } from '../session.js';
+import { sessionProducer, type Session } from '../session.js';
 
 /**
  * `itinera fix-usercache-processing`: replays the error timeseries through the converter and prints, per key, how
  * many moved and how many still fail. Exit 3 while some still fail or the converter did not catch up.
  */
 export async function fixUsercacheProcessing(s: Session, waitSeconds: number): Promise<number> {
-  const producer = createSafeProducer(s.kafka);
-  await producer.connect();
+  const producer = sessionProducer(s);
   try {
     const actions = sessionOperatorActions(s, producer, { waitMs: waitSeconds * 1000, component: 'fix-usercache' });
     const report = await actions.replayDeadLetters(createErrorTimeseries(s.cql), (sent) =>
@@ -29,6 +27,6 @@ export async function fixUsercacheProcessing(s: Session, waitSeconds: number): P
     const failing = Object.values(report.byKey).some((c) => c.stillFailing > 0);
     return failing || !report.caughtUp ? 3 : 0;
   } finally {
-    await producer.disconnect();
+    await producer.close();
   }
 }

@@ -4,14 +4,14 @@ import { mkdir, readdir, rename, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { groupName, groups, topicName, type GroupId, type TopicId } from '../../../shared/events/index.js';
 import { DependencyUnavailableError } from '../../../shared/errors/index.js';
-import { createSafeProducer, groupProgress } from '../../../shared/kafka/index.js';
+import { groupProgress } from '../../../shared/kafka/index.js';
 import { createProgramConfigsTable, createUsersTable, type User } from '../../../shared/tables/index.js';
 import { createTimeseriesEraser } from '../../../shared/timeseries/index.js';
 import { deleteUser as deleteAccount } from '../../deletion/delete-user.js';
 import type { ExportFormat } from '../../export/domain/export-formats.js';
 import { parseExportRange, utcDate } from '../../export/domain/export-range.js';
 import { createProgramManager } from '../../../shared/programs/manage-programs.js';
-import { fail, type Session } from '../session.js';
+import { fail, sessionProducer, type Session } from '../session.js';
 import { accountDeletion, operatorName } from './delete-user.js';
 import { exportFiles, programUsers } from './export.js';
 
@@ -206,8 +206,7 @@ export async function archiveProgram(
     receipt.stage = 'deleting';
     await writeReceipt();
 
-    const producer = createSafeProducer(s.kafka);
-    await producer.connect();
+    const producer = sessionProducer(s);
     try {
       const deletion = accountDeletion(s, producer);
       for (const user of users) {
@@ -220,7 +219,7 @@ export async function archiveProgram(
         await writeReceipt();
       }
     } finally {
-      await producer.disconnect();
+      await producer.close();
     }
     Object.assign(receipt, { stage: 'complete', complete: true, finished_at: new Date().toISOString() });
   } catch (err) {

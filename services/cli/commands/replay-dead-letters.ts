@@ -1,7 +1,6 @@
-import { createSafeProducer } from '../../../shared/kafka/index.js';
 import type { ReplaySince, TopicReplayReport } from '../../../shared/operations/operator-actions.js';
 import { sessionOperatorActions } from '../operator-actions.js';
-import type { Session } from '../session.js';
+import { sessionProducer, type Session } from '../session.js';
 
 export interface ReplayDeadLettersArgs {
   since: ReplaySince;
@@ -38,8 +37,7 @@ export function formatTopicReplayReport(report: TopicReplayReport): string {
  * the error-timeseries topic (replayDeadLetterTopic). Exit 0, or 3 when some matched letters could not be replayed.
  */
 export async function replayDeadLetters(s: Session, args: ReplayDeadLettersArgs): Promise<number> {
-  const producer = createSafeProducer(s.kafka);
-  if (!args.dryRun) await producer.connect();
+  const producer = sessionProducer(s);
   try {
     let shown = -1;
     const actions = sessionOperatorActions(s, producer, { component: 'replay-dead-letters' });
@@ -61,6 +59,6 @@ export async function replayDeadLetters(s: Session, args: ReplayDeadLettersArgs)
     process.stdout.write(formatTopicReplayReport(report));
     return !report.dryRun && report.notReplayable > 0 ? 3 : 0;
   } finally {
-    if (!args.dryRun) await producer.disconnect();
+    await producer.close();
   }
 }

@@ -1,7 +1,6 @@
-import { createSafeProducer } from '../../../shared/kafka/index.js';
 import { sessionOperatorActions } from '../operator-actions.js';
 import { applyReset, planReset } from '../rewind-groups.js';
-import { resolveUser, type Session } from '../session.js';
+import { resolveUser, sessionProducer, type Session } from '../session.js';
 
 /**
  * `itinera reset-pipeline -a [-d DATE]`: rewinds the pipeline's consumer groups to the date, so the running workers
@@ -27,18 +26,17 @@ export async function resetAll(s: Session, date: string, dryRun: boolean): Promi
 export async function resetOneUser(s: Session, who: string, date: string, dryRun: boolean): Promise<number> {
   const userId = await resolveUser(s, who);
   const fromTs = date === '' ? undefined : Date.parse(`${date}T00:00:00Z`) / 1000;
-  const producer = createSafeProducer(s.kafka);
-  const actions = sessionOperatorActions(s, producer, { component: 'reset-pipeline' });
-  const plan = await actions.planUserReset(userId, fromTs);
-  const from = Number.isFinite(plan.fromTs) ? new Date(plan.fromTs * 1000).toISOString() : 'the start';
-  process.stdout.write(`user ${userId}: rebuilding from ${from}, replacing ${plan.tripsReplaced} trips\n`);
-  if (dryRun) return 0;
-  await producer.connect();
+  const producer = sessionProducer(s);
   try {
+    const actions = sessionOperatorActions(s, producer, { component: 'reset-pipeline' });
+    const plan = await actions.planUserReset(userId, fromTs);
+    const from = Number.isFinite(plan.fromTs) ? new Date(plan.fromTs * 1000).toISOString() : 'the start';
+    process.stdout.write(`user ${userId}: rebuilding from ${from}, replacing ${plan.tripsReplaced} trips\n`);
+    if (dryRun) return 0;
     const result = await actions.resetUserTrips(userId, fromTs);
     process.stdout.write(`rebuilt ${result.trips} trips; days rewritten: ${result.days.join(' ') || 'none'}\n`);
     return 0;
   } finally {
-    await producer.disconnect();
+    await producer.close();
   }
 }
