@@ -161,27 +161,23 @@ export async function pushRealDay(env: TestEnv): Promise<{ userId: string; date:
   const gw = await startGateway(env);
   // The workers as test/helpers/pipeline.ts starts them (that module needs vitest's runner).
   const intakeLog = createIntakeLog({ dir: tmpdir(), maxBytes: 100 * 1024 ** 2, maxFiles: 5 }, 0, 'error');
-  const converter = await runConverter(
-    { kafka, producer: createKeyedProducer({ ...config.kafka, clientId: 'bench' }) },
-    {
-      codec: env.codec,
-      ...composeConverterStores(env.cql),
-      topicPrefix: config.kafka.topicPrefix,
-      logger,
-      intakeLog,
-    },
-  );
-  const builder = await runTripBuilder(
-    { kafka, producer: createKeyedProducer({ ...config.kafka, clientId: 'bench' }) },
-    {
-      codec: env.codec,
-      ...composeTripBuilderStores(env.cql),
-      topicPrefix: config.kafka.topicPrefix,
-      logger,
-      pipelineLog: intakeLog,
-      now: () => Date.now() / 1000,
-    },
-  );
+  // Each worker owns its producer and closes it when it stops.
+  const clients = () => ({ kafka, producer: createKeyedProducer({ ...config.kafka, clientId: 'bench' }) });
+  const converter = await runConverter(clients(), {
+    codec: env.codec,
+    ...composeConverterStores(env.cql),
+    topicPrefix: config.kafka.topicPrefix,
+    logger,
+    intakeLog,
+  });
+  const builder = await runTripBuilder(clients(), {
+    codec: env.codec,
+    ...composeTripBuilderStores(env.cql),
+    topicPrefix: config.kafka.topicPrefix,
+    logger,
+    pipelineLog: intakeLog,
+    now: () => Date.now() / 1000,
+  });
   const date = DAY_OF[DAY];
   try {
     const userId = (await gw.post('/profile/create', { user: TOKEN })).body.uuid as string;
